@@ -70,7 +70,9 @@ impl FioJob {
             generator: z.random_generator,
             sequence_stride: z.sequence_stride,
             sprandom: z.sprandom.then_some((z.spr_num_regions, z.spr_op)),
-            repeat: self.more.randrepeat,
+            // fio's fixup: a `randseed` given turns `randrepeat` off after the first
+            // seeding, so no loop is seeded again
+            repeat: self.more.randrepeat && self.randseed.is_none(),
         }
     }
 

@@ -73,7 +73,8 @@ pub struct Picking {
     pub sequence_stride: u64,
     /// `sprandom`: (regions, over-provisioning share); None without it
     pub sprandom: Option<(u32, f64)>,
-    /// the generators start over at each loop (`randrepeat`)
+    /// the generators start over at each loop (`randrepeat` without `randseed`: fio's
+    /// `rand_repeatable` after its fixup)
     pub repeat: bool,
 }
 

@@ -39,6 +39,7 @@ mod listed_values;
 mod log_ends;
 mod log_rows;
 mod logs_verify;
+mod loops;
 mod negatives;
 mod noio;
 mod not_applied;

@@ -4,7 +4,9 @@
 //! (round robin skips a done file); once every file is done the pass is over: the job
 //! ends, or — time based, more `loops`, an `io_size` or verify rounds still to go — every
 //! file starts over. With a non-uniform `file_service_type` fio starts a done file over
-//! at once instead (`fio_file_reset`).
+//! at once instead (`fio_file_reset`). A new loop of fio's thread (`clear_io_state`:
+//! files closed, maps emptied, generators seeded again) is [`Worker::new_loop`], which
+//! every path that starts one calls.
 
 use crate::run::worker::fio::*;
 
@@ -77,13 +79,59 @@ impl Worker<'_> {
         e.left = e.done.len();
         self.new_pass = true;
         if !self.plan.work.limits.time_based {
-            // a new loop of fio's thread (its files done, `clear_io_state`)
-            self.mix_new_loop();
+            // a new loop of fio's thread (its files done)
+            self.new_loop();
         }
         for f in 0..self.plan.regions.len() {
             self.restart_file(f);
         }
         After::GoOn
+    }
+
+    /// The draw fio's thread makes finding a random file done at the end of a loop
+    /// (`get_next_rand_offset` draws before it looks at the full map): on a synchronous
+    /// engine the loop goes on past its bytes until every file is found done; on an
+    /// engine that queues it ends with its bytes issued (do_io's `bytes_issued`), no
+    /// draw. It only shows where the next loop is not seeded again (`randseed`).
+    pub(super) fn done_draw(&mut self) {
+        if !self.plan.thread_job.engine.queues() {
+            self.draws.off.next();
+        }
+    }
+
+    /// A random job's loop ended by its bytes (`Uses::repass`: its maps full): on a
+    /// synchronous engine what fio's thread draws finding each file done — a mixed
+    /// job's direction, then the offset —, and the new loop.
+    pub(super) fn bytes_loop_end(&mut self) {
+        if !self.plan.thread_job.engine.queues() {
+            let files = self.maps.iter().flatten().count();
+            for _ in 0..files {
+                if self.mix.is_some() {
+                    self.pick_op();
+                }
+                self.done_draw();
+            }
+        }
+        self.new_loop();
+    }
+
+    /// A new loop of fio's thread (its `clear_io_state`), the one hook of every path
+    /// that starts one — the files found done ([`Worker::file_ended`]), a random
+    /// file's full map on the plain path, a pass's bytes issued (`Uses::repass`): the
+    /// files still open are closed (fio's `close_files`: `write_iolog`'s `close` lines,
+    /// the next request opens its file again), the random maps start empty and, under
+    /// fio's `rand_repeatable` (`Picking::repeat`), its generators are seeded again —
+    /// offsets, sizes, `percentage_random`, the mix — so each loop issues the first
+    /// loop's requests in its order; the mix's run ends in any case.
+    pub(super) fn new_loop(&mut self) {
+        for f in 0..self.plan.regions.len() {
+            self.close_file(f);
+        }
+        self.maps.iter_mut().flatten().for_each(RandomMap::reset);
+        if self.plan.work.pick.repeat {
+            self.draws = self.plan.draws();
+        }
+        self.mix_new_loop();
     }
 
     /// `file` starts over: its random map emptied, its sequential positions at its start.

@@ -989,13 +989,15 @@ impl<'a> FioRules<'a> {
             || self.issued_ios >= self.ios_limit;
         self.pass_done = if self.uses.repass {
             let end = sized > 0 && self.w.pass_step(sized);
-            // a new loop of fio's thread (clear_io_state): its draws seeded again; a
-            // random job of sequential runs (`rw=randread:N`, percentage_random) goes on
-            // in the same loop in fio, its runs restarting at a random block
+            // a random job's new loop (fio's clear_io_state, `Worker::new_loop`): its
+            // map was filled by the pass's bytes; a sequential job's starts when its
+            // files are found done (`Worker::file_ended`). A random job of sequential
+            // runs (`rw=randread:N`, percentage_random) goes on in the same loop in fio,
+            // its runs restarting at a random block
             let p = &self.w.plan.work.pick;
             let runs = p.rw.random() && (p.rw_suffix != 1 || self.uses.pct_random);
-            if end && !self.w.plan.work.limits.time_based && !runs {
-                self.w.offsets_new_loop();
+            if end && p.rw.random() && !self.w.plan.work.limits.time_based && !runs {
+                self.w.bytes_loop_end();
             }
             end
         } else {

@@ -398,16 +398,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A new loop of fio's thread (its `clear_io_state`): the random maps start empty
-    /// and, under `randrepeat`, fio's generators are seeded again, so each loop issues
-    /// the first loop's requests in its order.
-    pub(super) fn offsets_new_loop(&mut self) {
-        self.maps.iter_mut().flatten().for_each(RandomMap::reset);
-        if self.plan.work.pick.repeat {
-            self.draws = self.plan.draws();
-        }
-    }
-
     /// The statistics start over (the end of `ramp_time`): so do the mix's counts.
     pub(super) fn mix_zero(&mut self) {
         if let Some(mix) = &mut self.mix {
@@ -644,7 +634,10 @@ impl<'a> Worker<'a> {
                 // fio's draw that finds the map full, before its new pass
                 self.draws.off.next();
             } else {
-                self.offsets_new_loop();
+                // a new loop: the file is closed and opened again
+                self.done_draw();
+                self.new_loop();
+                self.open_any(0);
             }
         }
         let slot = match &mut self.maps[0] {
@@ -730,6 +723,7 @@ impl<'a> Worker<'a> {
             start + b * bs
         } else if let Some(m) = &mut self.maps[file] {
             if m.full() && !work.limits.time_based {
+                self.done_draw();
                 return None;
             }
             if m.full() && mark {

@@ -1,0 +1,126 @@
+//! `loops` side by side with fio 3.33, through `write_iolog`: each new loop of a job
+//! thread is fio's `clear_io_state` — every file still open is closed (`T NAME close`)
+//! and opened again by the loop's first request on it (`T NAME open`), the random maps
+//! start empty and, under `randrepeat` without `randseed`, the generators are seeded
+//! again, so every loop issues the first one's requests; with `randseed` (fio's fixup
+//! turns `randrepeat` off) the draws go on from where the loop left them. Sequential
+//! and random, one file and several (`nrfiles`), buffered (a loop ends with its bytes)
+//! and `direct` (with its files found done), psync and libaio: the logs are fio's line
+//! for line, times aside.
+
+use crate::util::*;
+use std::path::Path;
+
+/// The lines of the `write_iolog` at `path` without their times (`NAME ACTION
+/// [OFFSET LENGTH]`), after the version line.
+fn iolog(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    text.lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// The log of `args` (a job named `j` whose files are laid out in the run's directory,
+/// logging to `j.log`) under fio 3.33 and under iomark as `fio`, each in a directory
+/// of its own.
+fn both_logs(args: &[&str]) -> [Vec<String>; 2] {
+    let d = scratch();
+    ["fio", "iomark"].map(|tool| {
+        let w = d.path().join(tool);
+        std::fs::create_dir_all(&w).unwrap();
+        let cmd = if tool == "fio" {
+            fio_cmd()
+        } else {
+            as_fio(d.path())
+        };
+        let o = cmd
+            .dir(&w)
+            .args(["--name=j", "--write_iolog=j.log", "--output=/dev/null"])
+            .args(args)
+            .run();
+        assert_eq!(o.code, 0, "{tool} {args:?}: {}", o.dump());
+        iolog(&w.join("j.log"))
+    })
+}
+
+/// How many lines of `log` are `NAME ACTION` for `file`.
+fn count(log: &[String], file: &str, action: &str) -> usize {
+    let want = format!("{file} {action}");
+    log.iter().filter(|l| **l == want).count()
+}
+
+/// One file of 64 KiB in 4 KiB requests, three loops: each loop opens the file, issues
+/// its 16 requests and closes it (3 opens, 3 closes, 48 requests), fio's log line for
+/// line — sequential and random, reads and writes, psync and libaio at depth 4,
+/// buffered and direct.
+#[test]
+fn each_loop_closes_and_opens_the_file_as_fio() {
+    require_fio();
+    for rw in ["read", "randread", "write", "randwrite"] {
+        for engine in ["--ioengine=psync", "--ioengine=libaio"] {
+            for direct in ["--direct=0", "--direct=1"] {
+                let rw = format!("--rw={rw}");
+                let args = [
+                    &rw,
+                    engine,
+                    direct,
+                    "--iodepth=4",
+                    "--filename=f",
+                    "--size=64k",
+                    "--bs=4k",
+                    "--loops=3",
+                ];
+                let [fio, io] = both_logs(&args);
+                for (action, n) in [("open", 3), ("close", 3)] {
+                    assert_eq!(
+                        count(&io, "f", action),
+                        n,
+                        "{args:?}: {action} lines\n{io:#?}"
+                    );
+                }
+                assert_eq!(io.len(), 1 + 3 * (2 + 16), "{args:?}: {io:#?}");
+                assert_eq!(io, fio, "{args:?}: iomark's log differs from fio's");
+            }
+        }
+    }
+}
+
+/// A random job over two files (`nrfiles=2`, 32 KiB each) and two loops: the second
+/// loop is seeded again whether its files are found done (`direct`) or its bytes are
+/// issued (buffered), so it visits the first loop's offsets in the first loop's order,
+/// as fio's; with `randseed` (no reseeding) the draws go on, fio's too.
+#[test]
+fn a_random_job_over_several_files_is_seeded_again_each_loop() {
+    require_fio();
+    for (seed, direct) in [
+        ("", "--direct=1"),
+        ("", "--direct=0"),
+        ("--randseed=7", "--direct=1"),
+    ] {
+        let mut args = vec![
+            "--rw=randread",
+            "--nrfiles=2",
+            "--size=64k",
+            "--bs=4k",
+            "--loops=2",
+            "--ioengine=psync",
+            direct,
+        ];
+        if !seed.is_empty() {
+            args.push(seed);
+        }
+        let [fio, io] = both_logs(&args);
+        let reads = |log: &[String]| -> Vec<String> {
+            log.iter()
+                .filter(|l| l.contains(" read "))
+                .cloned()
+                .collect()
+        };
+        let r = reads(&io);
+        assert_eq!(r.len(), 2 * 16, "{args:?}: {io:#?}");
+        // seeded again: the second loop repeats the first (16 requests a loop)
+        assert_eq!(r[..16] == r[16..], seed.is_empty(), "{args:?}: {r:#?}");
+        assert_eq!(io, fio, "{args:?}: iomark's log differs from fio's");
+    }
+}
