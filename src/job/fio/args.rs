@@ -59,7 +59,7 @@ pub fn parse_args_as(
     let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
     // fio 3.33 runs no option callback once `--parse-only` is read, so the entries after
     // it take a CPU set the machine lacks (the fio persona checks the ones before)
-    let checks_cpus = |at: (usize, usize)| job_setup_errors && dry_at.is_none_or(|d| at < d);
+    let checks_cpus = move |at: (usize, usize)| job_setup_errors && dry_at.is_none_or(|d| at < d);
     let base = globals(
         &mut p.cmd,
         &sections.remove(0).1,
