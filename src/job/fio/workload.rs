@@ -135,6 +135,11 @@ impl FioJob {
             offload: c.offload,
             flow: (c.flow > 0).then_some((c.flow_id, c.flow)),
             lat_target: c.lat_target,
+            // fio 3.33's fixup_options: no check where nothing changes the data or at
+            // most one request is in flight
+            serialize_overlap: self.tuning.serialize_overlap
+                && (m.replay.file.is_some() || self.rw.writes() || self.rw.trims())
+                && (self.iodepth > 1 || c.offload),
         }
     }
 }

@@ -251,6 +251,10 @@ pub struct Queue {
     pub flow: Option<(u32, u32)>,
     /// the depth is searched for a latency target (`latency_target`)
     pub lat_target: Option<LatTargetSpec>,
+    /// a request that overlaps one in flight waits until that one completes
+    /// (`serialize_overlap`, as fio's fixup leaves it: a job that writes or trims, or
+    /// replays a log, at a depth above 1 or under offload)
+    pub serialize_overlap: bool,
 }
 
 /// `latency_target` search settings.

@@ -36,9 +36,14 @@
 //! opens a file (before its first request, again after it closed it), `T NAME
 //! read|write|trim OFFSET LENGTH` for each request as it is issued, and `T NAME close`
 //! when the job is done with a file (run/worker/fio/open.rs) or at the end, T being µs
-//! since the log was opened — written by the thread that issues them. fio also logs its syncs
-//! and appends to an existing file; iomark logs no syncs and replaces the file, as it
-//! does the other logs.
+//! since the log was opened — written by the thread that issues them. The clones of a
+//! job (`numjobs` > 1) write one file, as fio's: each clone's log — its version line,
+//! `add` lines and the rest — is added after what the file holds when the clone ends
+//! (fio opens it in append mode and flushes each clone's lines; iomark adds each
+//! clone's log whole, where fio's 8 KiB buffers interleave the clones' logs past that
+//! size, cutting lines). fio also logs its syncs and appends to an existing file for
+//! one thread too; iomark logs no syncs and a job of one thread replaces the file, as
+//! it does the other logs.
 //!
 //! `log_store_compressed=1` stores the bw/iops/lat logs as fio's `PREFIX_KIND.N.log.fz`:
 //! the same lines as fio's binary records in zlib streams (run/fio/fz.rs), which
@@ -81,6 +86,9 @@ pub struct LogSpec {
     pub shared: bool,
     /// `write_iolog`: the I/O log's path
     pub iolog: Option<String>,
+    /// the I/O log is written by every clone of the job (`numjobs` > 1): each adds its
+    /// log after what the file holds, as fio's clones append to the one file they name
+    pub iolog_shared: bool,
     /// `write_hist_log`: the histogram log's prefix ("" = the job's name)
     pub hist: Option<String>,
     /// `log_hist_msec`: interval of the histogram lines (0: none, as fio)
@@ -231,6 +239,7 @@ impl LogSpec {
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
             iolog: m.write_iolog.clone(),
+            iolog_shared: job.numjobs > 1,
             hist: t.hist_log.clone(),
             hist_msec: t.log_hist_msec,
             hist_coarseness: t.log_hist_coarseness,
@@ -687,7 +696,7 @@ impl Logs {
         let mut first = Ok(());
         let shared = self.spec.shared;
         if let Some((s, _, _)) = self.iolog.take() {
-            first = s.commit();
+            first = commit(s, self.spec.iolog_shared);
         }
         if let Some(mut h) = self.hist.take() {
             if let Some(rest) = h.fz.map(|mut z| z.finish()) {
@@ -724,9 +733,10 @@ impl Logs {
 }
 
 /// Put one log's file in place: a thread's own file replaces what was there; a file
-/// the threads share (`shared`, `per_job_logs=0`) gets this thread's lines after what
-/// it holds, as fio appends each thread's log when the thread flushes it (so the lines
-/// come thread by thread, and a run adds to an earlier run's file).
+/// the threads share (`per_job_logs=0`, the I/O log of a job's clones) gets this
+/// thread's lines after what it holds, as fio appends each thread's log when the thread
+/// flushes it (so the lines come thread by thread, and a run adds to an earlier run's
+/// file).
 fn commit(out: Staged, shared: bool) -> Result<(), OutputError> {
     if shared {
         out.commit_appended()

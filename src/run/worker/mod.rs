@@ -284,6 +284,24 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
         self.slab.bufs[slot].ptr()
     }
 
+    /// A request in flight, other than slot `slot`'s, whose bytes meet the `len` bytes
+    /// at `offset` (fio's `in_flight_overlap`, which compares offsets only, whatever
+    /// the file): its offset and length. Walks the busy slots (`serialize_overlap`).
+    pub fn in_flight_overlap(&self, slot: usize, offset: u64, len: u64) -> Option<(u64, u64)> {
+        if self.in_flight == 0 {
+            return None;
+        }
+        (0..self.parked.len())
+            .filter(|s| *s != slot && !self.free.contains(s))
+            .map(|s| {
+                (
+                    self.parked[s].req.io.offset,
+                    self.parked[s].req.io.len as u64,
+                )
+            })
+            .find(|&(o, l)| offset < o + l && o < offset + len)
+    }
+
     /// Forget the last completion's tick (time passed since: the next pass reads the
     /// clock).
     #[inline(always)]

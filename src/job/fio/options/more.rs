@@ -62,7 +62,7 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("identical").fio_job(10, OptType::Str),
     b("serialize_overlap", Group::GeneralIo, "Wait for in-flight IOs that collide to complete", serialize_overlap)
         .default("0")
-        .parent("iodepth").fio_job(17, OptType::Bool).not_applied(),
+        .parent("iodepth").fio_job(17, OptType::Bool),
     b("file_append", Group::Io, "IO will start at the end of the file(s)", file_append)
         .default("0").fio_job(23, OptType::Bool),
     int("offset_align", Group::Io, "Start IO from this offset alignment", 0, offset_align)

@@ -707,6 +707,9 @@ impl<'a> Rules for FioRules<'a> {
             // a replayed log's file opens at its first request, whatever `openfiles`
             self.w.open_any(file);
         }
+        if self.w.plan.work.queue.serialize_overlap {
+            self.serialize(io, slot, (offset, bs))?;
+        }
         self.w.file_issued(file);
         if let Some(l) = &mut self.w.logs {
             // write_iolog: the request as it is issued
@@ -966,6 +969,26 @@ impl<'a> Rules for FioRules<'a> {
 }
 
 impl<'a> FioRules<'a> {
+    /// `serialize_overlap`: while the request (`offset`, `len`) of `slot` overlaps one
+    /// in flight, reap a completion (fio 3.33's `io_u_submit` answers FIO_Q_BUSY and
+    /// do_io waits for one), so no two requests in flight at once share a byte; each
+    /// wait is traced in `--debug=io` as fio's `in-flight overlap` line.
+    #[cold]
+    fn serialize<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        slot: usize,
+        (offset, len): (u64, u64),
+    ) -> Result<(), RunError> {
+        while let Some(other) = io.in_flight_overlap(slot, offset, len) {
+            if self.trace_io {
+                super::trace::overlap((offset, len), other);
+            }
+            io.reap(self, 1)?;
+        }
+        Ok(())
+    }
+
     /// Counts an issued request of `bs` bytes against the job's limits and its pass.
     #[inline(always)]
     fn count_issued(&mut self, op: Op, bs: u64) {

@@ -1,6 +1,7 @@
 //! fio's `--debug=io` trace of a job thread's requests, in fio 3.33's words: each
 //! request's `fill`, `prep` and `queue` when it is made ready and handed to the engine,
-//! `complete` when it completes, `getevents: N` for each reap of a queueing engine.
+//! `complete` when it completes, `getevents: N` for each reap of a queueing engine,
+//! `in-flight overlap: …` when a request waits for one it overlaps (`serialize_overlap`).
 //! The request is named as fio names its `io_u`: an address, here the buffer of the
 //! request's slot (each slot one buffer, reused by its requests as fio reuses an
 //! `io_u`), then `off=0x…,len=0x…,ddir=D,file=NAME` (D: 0 read, 1 write, 2 trim).
@@ -43,6 +44,14 @@ pub(super) fn issued(io: &IoReq, by_rules: bool, file: &Path) {
 /// The line of a completed request (failed ones too, as fio's).
 pub(super) fn completed(io: &IoReq, by_rules: bool, file: &Path) {
     trace("io", || io_u_line("complete", io, by_rules, file));
+}
+
+/// The line of a request (`offset`, `len`) that waits for the request in flight it
+/// overlaps (`serialize_overlap`), in fio's words: `in-flight overlap: O/L, O/L`.
+pub(super) fn overlap((offset, len): (u64, u64), (o, l): (u64, u64)) {
+    trace("io", || {
+        format!("in-flight overlap: {offset}/{len}, {o}/{l}\n")
+    });
 }
 
 /// The line of a reap that returned `n` completions.
