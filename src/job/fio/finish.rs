@@ -18,6 +18,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     let mut fixups = Vec::new();
     drop_time_based_without_runtime(&mut job, &mut fixups);
     blockalign_turns_off_randommap(&mut job, &mut fixups);
+    skewed_turns_off_randommap(&mut job);
     if !cmd.parse_only {
         cmd.fio_stderr.extend(fixups);
         let refused = rate_conflicts(&job);
@@ -137,6 +138,17 @@ fn blockalign_turns_off_randommap(job: &mut FioJob, fio_stderr: &mut Vec<String>
     if job.rw.random() && other && !job.norandommap {
         job.norandommap = true;
         fio_stderr.push(BLOCKALIGN_TURNS_OFF_RANDOMMAP.into());
+    }
+}
+
+/// fio's fixup (init.c, `fixup_options`): a `random_distribution` other than `random`
+/// excludes the random map, silently — blocks repeat as drawn, with or without
+/// `norandommap`, and what depends on the map (a pass of a random writer, its verify
+/// rounds) is as with `norandommap`.
+fn skewed_turns_off_randommap(job: &mut FioJob) {
+    use crate::job::model::Distribution;
+    if job.more.dist.iter().any(|d| *d != Distribution::Random) {
+        job.norandommap = true;
     }
 }
 

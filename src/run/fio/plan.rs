@@ -8,7 +8,9 @@ use crate::job::model::{BlockSizes, RandGen, RwMode, Workload};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
-use crate::run::gen::frand::{Draws, Frand, Seeding, FILE_SIZE_SLOT, SEQ_RAND_SLOT};
+use crate::run::gen::frand::{
+    Draws, Frand, Seeding, BLOCK_SLOT, FILE_SIZE_SLOT, SEQ_RAND_SLOT, ZONE_SLOT,
+};
 use std::path::{Path, PathBuf};
 
 /// Everything a worker thread needs, resolved from a job.
@@ -104,6 +106,22 @@ impl Plan {
             off: offset_generator(&self.job, self.global),
             bs: pick.slot_dirs().map(|d| Frand::new(seed(d), use64)),
             pct: [0; 3].map(|_| Frand::new(pct, false)),
+            zone: Frand::new(self.seed_of(ZONE_SLOT), false),
+        }
+    }
+    /// Whether fio's generators of this thread are 64-bit (`random_generator=tausworthe64`).
+    pub(crate) fn taus64(&self) -> bool {
+        taus64(&self.job)
+    }
+    /// The seed of file `i`'s zipf, pareto or normal state (fio 3.33's
+    /// `__init_rand_distribution`): under `randrepeat` the hash of the file's name times
+    /// fio's thread number, else the offsets' seed slot.
+    pub(crate) fn skew_seed(&self, i: usize) -> u64 {
+        if self.work.pick.repeat {
+            let name = self.files[i].path.display().to_string();
+            crate::run::gen::skew::file_seed(&name, u64::from(self.global) + 1)
+        } else {
+            self.seed_of(BLOCK_SLOT)
         }
     }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).

@@ -4,8 +4,8 @@
 //! combined Tausworthe generators — taus88 (32 bits, fio's default `random_generator`) and
 //! taus258 (64 bits, `random_generator=tausworthe64`) — seeded as fio seeds them, and the
 //! per-thread seeds fio derives from `randseed`, and the uniform random offsets of a job
-//! (fio's `random_state`, [`Frand::below`]). Request sizes and the other distributions
-//! come from [`super::Rng`], not from here.
+//! (fio's `random_state`, [`Frand::below`]), its request sizes and the zones of its
+//! zoned distributions.
 //!
 //! fio's seeds: thread `T` (fio's `thread_number`, from 1) has one seed per purpose slot
 //! `i` (fio.h's order; the file-size slot is 7): `s·K^(4+i)·T + i` with `s` the `randseed`
@@ -22,6 +22,10 @@ pub(crate) const SEQ_RAND_SLOT: u64 = 10;
 pub(crate) const FILE_SIZE_SLOT: u64 = 7;
 /// The seed slot of start delays (fio's `FIO_RAND_START_DELAY`).
 pub(crate) const START_DELAY_SLOT: u64 = 13;
+/// The seed slot of the zone drawn by `zoned`/`zoned_abs` (fio's `FIO_RAND_ZONE_OFF`).
+pub(crate) const ZONE_SLOT: u64 = 16;
+/// The seed slot of `file_service_type`'s picks (fio's `FIO_RAND_FILE_OFF`).
+pub(crate) const FILE_SLOT: u64 = 5;
 
 /// fio's `randseed` default.
 const DEFAULT_RANDSEED: u64 = 0x89;
@@ -74,13 +78,15 @@ impl Seeding {
 /// The generators a fio job thread draws its requests from, seeded as fio 3.33 seeds them
 /// (`td_fill_rand_seeds_internal`), and seeded again together each loop under
 /// `randrepeat`: its uniform random offsets (`random_state`), its request sizes per
-/// worker slot (`bsrange_state` of the slot's direction) and `percentage_random`'s
-/// choice per direction (`seq_rand_state`).
+/// worker slot (`bsrange_state` of the slot's direction), `percentage_random`'s
+/// choice per direction (`seq_rand_state`) and the zone of `zoned`/`zoned_abs`
+/// (`zone_state`, 32 bits).
 #[derive(Clone, Debug)]
 pub(crate) struct Draws {
     pub off: Frand,
     pub bs: [Frand; 2],
     pub pct: [Frand; 3],
+    pub zone: Frand,
 }
 
 /// One of fio's Tausworthe generators.

@@ -2,17 +2,18 @@
 //! slots of a file region, the random map (each slot once per pass, fio's default for
 //! uniform random I/O), and the per-thread PRNG. Deterministic for a given seed.
 //!
-//! Formulas: Zipf by rejection-inversion (Hörmann & Derflinger 1996, as in Apache
-//! Commons' `RejectionInversionZipfSampler`) giving rank `k` with P(k) ∝ k^-θ; Pareto
-//! as fio's `pareto_next`: `(n-1) · u^(ln h / ln(1-h))`; both ranks are then scattered
-//! over the region by a bijection (`rank · P mod n`, P coprime with n), so hot blocks are
-//! spread like fio's hashing does but the popularity shape is exact. Normal: centre of
-//! the region, σ = `σ%` of n (Box–Muller), redrawn outside the region. Zoned: a zone
-//! is drawn by its access percentage, then a uniform slot inside it.
+//! Every distribution draws as fio 3.33 does, from fio's generators seeded as fio seeds
+//! them, so a seeded job's offsets are fio's in fio's order: uniform and the block
+//! inside a zone from the thread's offset generator ([`frand::Draws`]), the zone of
+//! `zoned`/`zoned_abs` from its zone generator (fio's `zone_state`), zipf, pareto and
+//! normal from the file's own state ([`skew::Skew`], fio's lib/zipf.c and lib/gauss.c,
+//! ranks scattered by fio's hash). Only uniform offsets use a random map: fio turns it
+//! off for every other distribution.
 
 pub mod coverage;
 pub(crate) mod frand;
 pub(crate) mod rwmix;
+pub(crate) mod skew;
 pub(crate) mod sprandom;
 pub(crate) mod zones;
 
@@ -54,98 +55,18 @@ impl Rng {
     }
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-/// A multiplier coprime with `n`, near n·0.618 (so neighbours in rank land far apart).
-fn scatter_mult(n: u64) -> u64 {
-    if n <= 2 {
-        return 1;
-    }
-    let mut p = ((n as f64) * 0.618_033_988_75) as u64 | 1;
-    while gcd(p, n) != 1 {
-        p += 2;
-    }
-    p
-}
-
-#[derive(Clone, Debug)]
-struct Zipf {
-    n: f64,
-    s: f64,
-    h_x1: f64,
-    h_n: f64,
-    s_val: f64,
-}
-
-fn helper1(x: f64) -> f64 {
-    if x.abs() > 1e-8 {
-        x.ln_1p() / x
-    } else {
-        1.0 - x * (0.5 - x * (1.0 / 3.0 - 0.25 * x))
-    }
-}
-
-fn helper2(x: f64) -> f64 {
-    if x.abs() > 1e-8 {
-        x.exp_m1() / x
-    } else {
-        1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x))
-    }
-}
-
-impl Zipf {
-    fn new(n: u64, s: f64) -> Zipf {
-        let mut z = Zipf {
-            n: n as f64,
-            s,
-            h_x1: 0.0,
-            h_n: 0.0,
-            s_val: 0.0,
-        };
-        z.h_x1 = z.h_integral(1.5) - 1.0;
-        z.h_n = z.h_integral(z.n + 0.5);
-        z.s_val = 2.0 - z.h_integral_inv(z.h_integral(2.5) - z.h(2.0));
-        z
-    }
-    fn h(&self, x: f64) -> f64 {
-        (-self.s * x.ln()).exp()
-    }
-    fn h_integral(&self, x: f64) -> f64 {
-        let lx = x.ln();
-        helper2((1.0 - self.s) * lx) * lx
-    }
-    fn h_integral_inv(&self, x: f64) -> f64 {
-        let t = (x * (1.0 - self.s)).max(-1.0);
-        (helper1(t) * x).exp()
-    }
-    /// Rank in `[1, n]`.
-    fn sample(&self, rng: &mut Rng) -> u64 {
-        for _ in 0..64 {
-            let u = self.h_n + rng.unit() * (self.h_x1 - self.h_n);
-            let x = self.h_integral_inv(u);
-            let k = (x + 0.5).clamp(1.0, self.n);
-            let kf = k.floor();
-            if kf - x <= self.s_val || u >= self.h_integral(kf + 0.5) - self.h(kf) {
-                return kf as u64;
-            }
-        }
-        1
-    }
-}
-
 #[derive(Clone, Debug)]
 enum Kind {
     Uniform,
-    Zipf(Zipf),
-    Pareto(f64),
-    Normal(f64),
-    /// (cumulative access percent, first slot, slots)
-    Zones(Vec<(u32, u64, u64)>),
+    /// zipf, pareto, normal: drawn from the file's [`skew::Skew`], which both
+    /// directions share (fio keeps one per file)
+    Skewed,
+    /// `zoned` (bounds in percent of the blocks) or `zoned_abs` (in bytes): each zone's
+    /// cumulative access percent and its bounds
+    Zones {
+        abs: bool,
+        z: Vec<(u32, u64, u64)>,
+    },
     /// block indices in order; `stride`: later cycles add `cycle × len` to them
     Sequence {
         idx: Vec<u64>,
@@ -154,53 +75,41 @@ enum Kind {
     },
 }
 
-/// Draws slot indices in `[0, n)` for one file region.
+/// Draws slot indices in `[0, n)` for one file region and direction.
 #[derive(Clone, Debug)]
 pub struct SlotGen {
     n: u64,
     kind: Kind,
-    mult: u64,
+    /// the direction's offset unit (fio's `ba`), bytes: `zoned_abs` sizes are in it
+    align: u64,
 }
 
 impl SlotGen {
     /// Generator over `n ≥ 1` slots of `align` bytes each.
     pub fn new(dist: &Distribution, n: u64, align: u64) -> SlotGen {
         let n = n.max(1);
-        let zones = |z: Vec<(u32, u64)>| {
-            // z: (access %, slots); cumulative, the last zone takes the remainder
-            let mut out = Vec::new();
-            let (mut acc, mut first) = (0u32, 0u64);
-            let len = z.len();
-            for (i, (a, s)) in z.into_iter().enumerate() {
-                let s = if i + 1 == len {
-                    n.saturating_sub(first)
-                } else {
-                    s.min(n - first)
-                };
-                acc += a;
-                if s > 0 {
-                    out.push((acc, first, s));
-                }
-                first += s;
-            }
-            if out.is_empty() {
-                out.push((100, 0, n));
-            }
-            Kind::Zones(out)
+        // cumulative access percents and each zone's bounds, fio's index table
+        let zones = |abs: bool, z: Vec<(u32, u64)>| {
+            let (mut acc, mut at) = (0u32, 0u64);
+            let z = z
+                .into_iter()
+                .map(|(a, size)| {
+                    acc += a;
+                    at += size;
+                    (acc, at - size, at)
+                })
+                .collect();
+            Kind::Zones { abs, z }
         };
         let kind = match dist {
             Distribution::Random => Kind::Uniform,
-            Distribution::Zipf(t) => Kind::Zipf(Zipf::new(n, *t)),
-            Distribution::Pareto(h) => Kind::Pareto(h.ln() / (1.0 - h).ln()),
-            Distribution::Normal(sd) => Kind::Normal(sd / 100.0 * n as f64),
-            Distribution::Zoned(z) => zones(
-                z.iter()
-                    .map(|&(a, r)| (a, (u128::from(n) * u128::from(r) / 100) as u64))
-                    .collect(),
-            ),
-            Distribution::ZonedAbs(z) => {
-                zones(z.iter().map(|&(a, b)| (a, b / align.max(1))).collect())
+            Distribution::Zipf(_) | Distribution::Pareto(_) | Distribution::Normal(_) => {
+                Kind::Skewed
             }
+            Distribution::Zoned(z) => {
+                zones(false, z.iter().map(|&(a, r)| (a, u64::from(r))).collect())
+            }
+            Distribution::ZonedAbs(z) => zones(true, z.clone()),
             Distribution::Sequence(v) => Kind::Sequence {
                 idx: v.clone(),
                 stride: false,
@@ -210,7 +119,7 @@ impl SlotGen {
         SlotGen {
             n,
             kind,
-            mult: scatter_mult(n),
+            align: align.max(1),
         }
     }
 
@@ -234,45 +143,47 @@ impl SlotGen {
         matches!(self.kind, Kind::Uniform)
     }
 
-    fn scatter(&self, rank: u64) -> u64 {
-        ((u128::from(rank % self.n) * u128::from(self.mult)) % u128::from(self.n)) as u64
+    /// Whether slots come from the file's [`skew::Skew`] (zipf, pareto, normal), not
+    /// from [`SlotGen::next`].
+    pub fn skewed(&self) -> bool {
+        matches!(self.kind, Kind::Skewed)
     }
 
-    /// Next slot.
-    pub fn next(&mut self, rng: &mut Rng) -> u64 {
-        if let Kind::Sequence { idx, stride, pos } = &mut self.kind {
-            let len = idx.len() as u64;
-            let i = idx[(*pos % len) as usize];
-            let base = if *stride { *pos / len * len } else { 0 };
-            *pos += 1;
-            // an index past the region wraps around it
-            return base.wrapping_add(i) % self.n;
-        }
-        match &self.kind {
-            Kind::Uniform => rng.below(self.n),
-            Kind::Zipf(z) => self.scatter(z.sample(rng) - 1),
-            Kind::Pareto(pow) => {
-                let r = ((self.n - 1) as f64 * (1.0 - rng.unit()).max(0.0).powf(*pow)) as u64;
-                self.scatter(r.min(self.n - 1))
-            }
-            Kind::Normal(sd) => {
-                let c = self.n as f64 / 2.0;
-                for _ in 0..32 {
-                    let (u1, u2) = (rng.unit(), rng.unit());
-                    let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-                    let x = c + z * sd;
-                    if x >= 0.0 && x < self.n as f64 {
-                        return x as u64;
+    /// The next slot of a uniform, zoned or sequence generator, from fio's generators
+    /// `d`: the offsets' (`random_state`) and the zones' (`zone_state`). A zone is drawn
+    /// as `v` in 1..=100 (fio's `rand_between`), the zone whose cumulative access
+    /// percent first reaches `v`; then a block inside it as a uniform offset over the
+    /// zone's blocks — for `zoned` from `⌊start% · n / 100⌋`, `⌊n · (end% − start%) /
+    /// 100⌋` blocks, for `zoned_abs` from `start / unit` to `end / unit`. None: a
+    /// `zoned_abs` zone ends past the region (fio's "zoned_abs sizes exceed file size").
+    pub(crate) fn next(&mut self, d: &mut frand::Draws) -> Option<u64> {
+        let n = self.n;
+        match &mut self.kind {
+            Kind::Uniform | Kind::Skewed => Some(d.off.below(n)),
+            Kind::Zones { abs, z } => {
+                let v = d.zone.between(1, 100) as u32;
+                let Some(&(_, lo, hi)) = z.iter().find(|x| x.0 >= v) else {
+                    return Some(d.off.below(n));
+                };
+                let (first, blocks) = if *abs {
+                    let (first, end) = (lo / self.align, hi / self.align);
+                    if end > n {
+                        return None;
                     }
-                }
-                self.n / 2
+                    (first, end - first)
+                } else {
+                    (lo * n / 100, n * (hi - lo) / 100)
+                };
+                Some(first + d.off.below(blocks))
             }
-            Kind::Zones(z) => {
-                let a = rng.below(100) as u32;
-                let zone = z.iter().find(|x| a < x.0).unwrap_or(&z[z.len() - 1]);
-                zone.1 + rng.below(zone.2)
+            Kind::Sequence { idx, stride, pos } => {
+                let len = idx.len() as u64;
+                let i = idx[(*pos % len) as usize];
+                let base = if *stride { *pos / len * len } else { 0 };
+                *pos += 1;
+                // an index past the region wraps around it
+                Some(base.wrapping_add(i) % n)
             }
-            Kind::Sequence { .. } => 0, // handled above
         }
     }
 }
@@ -595,50 +506,25 @@ impl RandomMap {
 mod tests {
     use super::*;
 
+    /// fio's generators of a thread, seeded from `seed` (32 bits).
+    fn fio_draws(seed: u64) -> frand::Draws {
+        let g = |i: u64| Frand::new(seed + i, false);
+        frand::Draws {
+            off: g(0),
+            bs: [g(1), g(2)],
+            pct: [g(3), g(4), g(5)],
+            zone: g(6),
+        }
+    }
+
     fn counts(d: &Distribution, n: u64, draws: usize) -> Vec<u64> {
         let mut g = SlotGen::new(d, n, 4096);
-        let mut r = Rng::new(7);
+        let mut r = fio_draws(7);
         let mut c = vec![0u64; n as usize];
         for _ in 0..draws {
-            c[g.next(&mut r) as usize] += 1;
+            c[g.next(&mut r).unwrap() as usize] += 1;
         }
         c
-    }
-
-    fn top_share(mut c: Vec<u64>, frac: f64) -> f64 {
-        let total: u64 = c.iter().sum();
-        c.sort_unstable_by(|a, b| b.cmp(a));
-        let k = ((c.len() as f64) * frac).ceil() as usize;
-        c[..k].iter().sum::<u64>() as f64 / total as f64
-    }
-
-    #[test]
-    fn zipf_matches_its_pmf() {
-        // P(rank 1) = 1 / H(n, θ); n = 1000, θ = 1.2
-        let n = 1000u64;
-        let h: f64 = (1..=n).map(|k| (k as f64).powf(-1.2)).sum();
-        let c = counts(&Distribution::Zipf(1.2), n, 200_000);
-        let top = *c.iter().max().unwrap() as f64 / 200_000.0;
-        assert!((top - 1.0 / h).abs() < 0.01, "top {top} vs {}", 1.0 / h);
-        // the second most popular has P(2) = 2^-1.2 / H
-        let mut s = c.clone();
-        s.sort_unstable_by(|a, b| b.cmp(a));
-        let second = s[1] as f64 / 200_000.0;
-        assert!((second - 2f64.powf(-1.2) / h).abs() < 0.01);
-    }
-
-    #[test]
-    fn pareto_and_normal_shapes() {
-        // pareto 0.9 (fio docs: "h=0.9: 90% of accesses to 10% of blocks" — roughly)
-        let p = top_share(counts(&Distribution::Pareto(0.9), 1000, 200_000), 0.1);
-        assert!(p > 0.7, "pareto top 10% share {p}");
-        let u = top_share(counts(&Distribution::Random, 1000, 200_000), 0.1);
-        assert!(u < 0.13, "uniform top 10% share {u}");
-        // normal σ = 10%: about 68% within ±σ of the centre
-        let c = counts(&Distribution::Normal(10.0), 1000, 200_000);
-        let mid: u64 = c[400..600].iter().sum();
-        let share = mid as f64 / 200_000.0;
-        assert!((share - 0.6827).abs() < 0.02, "{share}");
     }
 
     #[test]
@@ -652,6 +538,12 @@ mod tests {
         let z2: u64 = c[100..300].iter().sum();
         assert!((z1 as f64 / 1e5 - 0.6).abs() < 0.01);
         assert!((z2 as f64 / 1e5 - 0.3).abs() < 0.01);
+        // inside a zone the blocks are uniform: 600 draws a block in the first zone
+        let (lo, hi) = (
+            c[..100].iter().min().unwrap(),
+            c[..100].iter().max().unwrap(),
+        );
+        assert!(*lo > 450 && *hi < 750, "{lo}..{hi}");
         let c = counts(
             &Distribution::ZonedAbs(vec![(80, 4096 * 50), (20, 4096 * 950)]),
             1000,
@@ -661,13 +553,38 @@ mod tests {
     }
 
     #[test]
+    fn zones_are_fios_percent_bounds_and_abs_zones_past_the_region_end_it() {
+        // zoned over 10 blocks, zones of 33 % and 67 %: fio's bounds ⌊33·10/100⌋ = 3
+        // and ⌊10·67/100⌋ = 6 blocks from there, so block 9 is never drawn
+        let c = counts(&Distribution::Zoned(vec![(50, 33), (50, 67)]), 10, 20_000);
+        assert_eq!(c[9], 0, "{c:?}");
+        assert!(c[..3].iter().all(|&x| x > 2000) && c[3..9].iter().all(|&x| x > 1000));
+        // zoned_abs past the region: None once that zone is drawn
+        let mut g = SlotGen::new(
+            &Distribution::ZonedAbs(vec![(50, 4096 * 8), (50, 4096 * 8)]),
+            10,
+            4096,
+        );
+        let mut r = fio_draws(3);
+        let got: Vec<Option<u64>> = (0..50).map(|_| g.next(&mut r)).collect();
+        assert!(
+            got.contains(&None) && got.iter().flatten().all(|&b| b < 8),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn same_seed_same_sequence() {
-        let mut g = SlotGen::new(&Distribution::Zipf(0.8), 5000, 4096);
+        let d = Distribution::Zoned(vec![(70, 30), (30, 70)]);
+        let mut g = SlotGen::new(&d, 5000, 4096);
         let mut h = g.clone();
-        let (mut a, mut b) = (Rng::new(42), Rng::new(42));
-        let x: Vec<u64> = (0..100).map(|_| g.next(&mut a)).collect();
-        let y: Vec<u64> = (0..100).map(|_| h.next(&mut b)).collect();
+        let (mut a, mut b) = (fio_draws(42), fio_draws(42));
+        let x: Vec<Option<u64>> = (0..100).map(|_| g.next(&mut a)).collect();
+        let y: Vec<Option<u64>> = (0..100).map(|_| h.next(&mut b)).collect();
         assert_eq!(x, y);
+        let mut c = fio_draws(43);
+        let z: Vec<Option<u64>> = (0..100).map(|_| g.next(&mut c)).collect();
+        assert_ne!(x, z);
     }
 
     #[test]
@@ -715,12 +632,12 @@ mod tests {
     #[test]
     fn sequence_repeats_or_moves_on_by_its_length() {
         let d = Distribution::Sequence(vec![2, 0, 1]);
-        let mut r = Rng::new(1);
+        let mut r = fio_draws(1);
         let mut g = SlotGen::new(&d, 12, 4096);
-        let v: Vec<u64> = (0..6).map(|_| g.next(&mut r)).collect();
+        let v: Vec<u64> = (0..6).flat_map(|_| g.next(&mut r)).collect();
         assert_eq!(v, [2, 0, 1, 2, 0, 1]);
         let mut g = SlotGen::new(&d, 8, 4096).sequence_stride(1);
-        let v: Vec<u64> = (0..9).map(|_| g.next(&mut r)).collect();
+        let v: Vec<u64> = (0..9).flat_map(|_| g.next(&mut r)).collect();
         // cycle 2 would be 8, 6, 7: past the 8 slots it wraps
         assert_eq!(v, [2, 0, 1, 5, 3, 4, 0, 6, 7]);
         assert!(!g.uniform());

@@ -4,14 +4,16 @@
 //! seeds; a block is `lastb · r / (max + 1)`, a used one gives way to the next free
 //! block after it (wrapping), a full map in a time-based job costs one draw before the
 //! new pass, and each loop seeds again (src/run/gen/frand.rs, src/run/worker/fio/request.rs);
-//! the sizes of `bsrange`/`bssplit` come from fio's per-direction generators likewise.
-//! So a seeded random job's `write_iolog` is fio's, request by request.
+//! the sizes of `bsrange`/`bssplit` come from fio's per-direction generators likewise,
+//! and so do the non-uniform distributions (zipf, pareto, normal, zoned, zoned_abs) and
+//! the file services (src/run/gen/skew.rs). So a seeded random job's `write_iolog` is
+//! fio's, request by request.
 
 use crate::util::*;
 use std::path::Path;
 
-/// The requests of the `write_iolog` a job wrote in `dir` (`ACTION OFFSET LENGTH`,
-/// of its first `limit`).
+/// The requests of the `write_iolog` a job wrote in `dir` (`FILE ACTION OFFSET
+/// LENGTH`, of its first `limit`).
 fn requests(dir: &Path, log: &str, limit: usize) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
     text.lines()
@@ -19,7 +21,7 @@ fn requests(dir: &Path, log: &str, limit: usize) -> Vec<String> {
             // version 3: `TIME FILE ACTION OFFSET LENGTH`
             let p: Vec<&str> = l.split_whitespace().collect();
             (p.len() == 5 && matches!(p[2], "read" | "write" | "trim"))
-                .then(|| format!("{} {} {}", p[2], p[3], p[4]))
+                .then(|| format!("{} {} {} {}", p[1], p[2], p[3], p[4]))
         })
         .take(limit)
         .collect()
@@ -121,4 +123,76 @@ fn a_seeded_random_job_visits_fios_offsets_in_fios_order() {
     std::fs::write(d.path().join("jobs.fio"), jobs).unwrap();
     let path = d.path().join("jobs.fio");
     same_offsets(&[path.to_str().unwrap()], &["b.log"], usize::MAX);
+}
+
+/// fio 3.33's non-uniform distributions (src/run/gen/skew.rs, `SlotGen`'s zones): zipf,
+/// pareto and normal from each file's own state, seeded by the hash of its name times
+/// the thread number (`randrepeat`, else the offsets' seed) and never seeded again;
+/// zones drawn from `zone_state`, the block inside one from `random_state`, both
+/// seeded again each loop; no random map for any of them, `norandommap` or not.
+const DISTRIBUTIONS: &[&str] = &[
+    "--rw=randread --bs=4k --size=1m --random_distribution=zipf:1.2",
+    "--rw=randwrite --bs=4k --size=1m --random_distribution=zipf:0.8 --norandommap",
+    "--rw=randread --bs=4k --size=1m --random_distribution=pareto:0.9 --norandommap",
+    "--rw=randwrite --bs=8k --size=1m --random_distribution=pareto:0.3",
+    "--rw=randread --bs=4k --size=1m --random_distribution=normal:10",
+    "--rw=randwrite --bs=4k --size=1m --random_distribution=normal:40 --norandommap",
+    "--rw=randread --bs=4k --size=1m --random_distribution=zoned:60/10:30/20:10/70",
+    "--rw=randwrite --bs=4k --size=1m --random_distribution=zoned:50/33:50/67 --norandommap",
+    "--rw=randread --bs=4k --size=1m --random_distribution=zoned_abs:60/128k:40/896k --norandommap",
+    "--rw=randwrite --bs=16k --size=1m --random_distribution=zoned_abs:20/512k:80/512k",
+    // one state for both directions of a mix; sizes drawn after the offset
+    "--rw=randrw --bs=4k --size=1m --random_distribution=zipf:1.1",
+    "--rw=randread --bsrange=4k-16k --size=1m --random_distribution=pareto:0.7",
+    // blocks of the reads' 4k: a write at block b goes to b × 16k, and one past the
+    // file ends the job (fio's get_next_offset)
+    "--rw=randrw --bs=4k,16k --size=256k --random_distribution=zipf:1.2",
+    "--rw=randrw --bs=4k,16k --size=256k --random_distribution=zoned:50/50:50/50",
+    // without randrepeat: the offsets' seed slot
+    "--rw=randread --bs=4k --size=512k --randrepeat=0 --randseed=99 --random_distribution=zipf:1.3",
+    "--rw=randread --bs=4k --size=512k --randrepeat=0 --randseed=99 --random_distribution=zoned:80/20:20/80",
+    // loops: zipf goes on, zones repeat
+    "--rw=randread --bs=4k --size=256k --loops=3 --random_distribution=zipf:1.2",
+    "--rw=randwrite --bs=4k --size=256k --loops=2 --random_distribution=zoned:70/30:30/70",
+    "--rw=randread --bs=4k --size=256k --loops=2 --random_distribution=normal:5 --ioengine=mmap",
+];
+
+#[test]
+fn zipf_pareto_normal_and_zones_draw_fios_offsets() {
+    require_fio();
+    for opts in DISTRIBUTIONS {
+        let mut args = vec!["--name=a", "--filename=f", "--ioengine=psync"];
+        args.extend(opts.split_whitespace());
+        args.push("--write_iolog=a.log");
+        same_offsets(&args, &["a.log"], usize::MAX);
+    }
+    // files named by fio (a.0.0, …) under file_service_type: each file's own state,
+    // the file drawn from fio's unhashed state over nrfiles << 10 ranks
+    for fst in ["zipf:1.2", "pareto:0.5", "normal:30", "random"] {
+        let fst = format!("--file_service_type={fst}");
+        let args = [
+            "--name=a",
+            "--nrfiles=4",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=512k",
+            "--random_distribution=zipf:1.1",
+            &fst,
+            "--write_iolog=a.log",
+        ];
+        same_offsets(&args, &["a.log"], usize::MAX);
+    }
+    // threads 1 to 3 of two jobs, two loops: thread 3's seeds from its number
+    for dist in ["zipf:1.2", "pareto:0.9", "normal:20", "zoned:60/10:40/90"] {
+        let jobs = format!(
+            "[global]\nrw=randread\nbs=4k\nsize=256k\nioengine=psync\nloops=2\n\
+             random_distribution={dist}\n\
+             [a]\nfilename=fa\nnumjobs=2\nwrite_iolog=a.log\n\
+             [b]\nfilename=fb\nwrite_iolog=b.log\n"
+        );
+        let d = scratch();
+        let path = d.path().join("jobs.fio");
+        std::fs::write(&path, jobs).unwrap();
+        same_offsets(&[path.to_str().unwrap()], &["b.log"], usize::MAX);
+    }
 }

@@ -121,7 +121,7 @@ impl Worker<'_> {
     /// files still open are closed (fio's `close_files`: `write_iolog`'s `close` lines,
     /// the next request opens its file again), the random maps start empty and, under
     /// fio's `rand_repeatable` (`Picking::repeat`), its generators are seeded again —
-    /// offsets, sizes, `percentage_random`, the mix — so each loop issues the first
+    /// offsets, sizes, `percentage_random`, the mix, the file picks — so each loop issues the first
     /// loop's requests in its order; the mix's run ends in any case.
     pub(super) fn new_loop(&mut self) {
         for f in 0..self.plan.regions.len() {
@@ -130,6 +130,7 @@ impl Worker<'_> {
         self.maps.iter_mut().flatten().for_each(RandomMap::reset);
         if self.plan.work.pick.repeat {
             self.draws = self.plan.draws();
+            self.fsvc.gen = super::FileSvc::draw_of(self.plan);
         }
         self.mix_new_loop();
     }

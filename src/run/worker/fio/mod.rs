@@ -21,6 +21,7 @@ use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
 use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
 use crate::run::gen::rwmix::{RwMix, MIX_SLOT};
+use crate::run::gen::skew::Skew;
 use crate::run::gen::sprandom::SpRandom;
 use crate::run::gen::zones::Zones;
 use crate::run::gen::{seq_after, seq_next, BufLen, RandomMap, Rng, SlotGen};
@@ -181,26 +182,26 @@ pub const LIVE_STATE: usize = 6;
 /// How the next file is picked (`file_service_type`): `left` more requests go to
 /// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
 struct FileSvc {
-    gen: Option<(SlotGen, Rng)>,
+    gen: Option<FileDraw>,
     nonuniform: bool,
     nr: u64,
     left: u64,
     cur: usize,
 }
 
+/// fio 3.33's draw of the next file (`__get_next_fileno_rand`): `random` from the
+/// thread's file generator (`next_file_state`, `nr_files · r / (max + 1)`); zipf,
+/// pareto and normal from fio's state over `nr_files << 10` ranks, unhashed, the file
+/// being the rank shifted down by 10. Both seeded from fio's file seed slot.
+enum FileDraw {
+    Uniform(crate::run::gen::frand::Frand),
+    Skewed(Skew),
+}
+
 impl FileSvc {
     fn new(plan: &crate::run::fio::Plan) -> FileSvc {
-        use crate::job::model::Distribution as D;
         use crate::job::model::FileService as F;
         let (kind, nr) = plan.work.files.service;
-        let n = plan.files.len() as u64;
-        let dist = match kind {
-            F::RoundRobin | F::Sequential => None,
-            F::Random => Some(D::Random),
-            F::Zipf(t) => Some(D::Zipf(t)),
-            F::Pareto(h) => Some(D::Pareto(h)),
-            F::Normal(sd) => Some(D::Normal(sd)),
-        };
         // sequential: a file is served until it is done (or closing), as fio's
         // `FIO_FSERVICE_SEQ` keeps its file while it is open
         let nr = if kind == F::Sequential {
@@ -209,12 +210,38 @@ impl FileSvc {
             nr.max(1)
         };
         FileSvc {
-            gen: dist.map(|d| (SlotGen::new(&d, n, 1), Rng::new(plan.seed ^ 0xf11e))),
+            gen: Self::draw_of(plan),
             nonuniform: matches!(kind, F::Zipf(_) | F::Pareto(_) | F::Normal(_)),
             nr,
             left: 0,
             cur: 0,
         }
+    }
+
+    /// The file generator of `plan`'s `file_service_type` ([`FileDraw`]), seeded.
+    fn draw_of(plan: &crate::run::fio::Plan) -> Option<FileDraw> {
+        use crate::job::model::Distribution as D;
+        use crate::job::model::FileService as F;
+        use crate::run::gen::frand::{Frand, FILE_SLOT};
+        let ranks = (plan.files.len() as u64) << FILE_RANK_SHIFT;
+        let seed = plan.seed_of(FILE_SLOT);
+        let skew = |d: D| Skew::of(&d, ranks, seed).map(|k| FileDraw::Skewed(k.unhashed()));
+        match plan.work.files.service.0 {
+            F::RoundRobin | F::Sequential => None,
+            F::Random => Some(FileDraw::Uniform(Frand::new(seed, plan.taus64()))),
+            F::Zipf(t) => skew(D::Zipf(t)),
+            F::Pareto(h) => skew(D::Pareto(h)),
+            F::Normal(sd) => skew(D::Normal(sd)),
+        }
+    }
+
+    /// The next file drawn among `n` (None: round robin or sequential).
+    fn draw(&mut self, n: usize) -> Option<usize> {
+        let f = match self.gen.as_mut()? {
+            FileDraw::Uniform(g) => g.below(n as u64),
+            FileDraw::Skewed(k) => k.next() >> FILE_RANK_SHIFT,
+        };
+        Some((f as usize).min(n - 1))
     }
 
     /// Whether files are picked by a non-uniform distribution (fio's
@@ -224,6 +251,9 @@ impl FileSvc {
         self.nonuniform
     }
 }
+
+/// fio's ranks per file of a non-uniform file service (`FIO_FSERVICE_SHIFT`).
+const FILE_RANK_SHIFT: u32 = 10;
 
 /// What a job uses, decided once so the per-I/O path skips what it does not.
 #[derive(Clone, Copy, Debug, Default)]
@@ -299,6 +329,9 @@ pub(crate) struct Worker<'a> {
     /// the first offset is random unless N is 0)
     seq_count: u32,
     gens: Vec<[SlotGen; 2]>,
+    /// each file's zipf, pareto or normal state, which its reads and writes share
+    /// (fio's `f->zipf`, `f->gauss`): seeded once per thread, never again at a loop
+    skews: Vec<Option<Skew>>,
     maps: Vec<Option<RandomMap>>,
     /// random offsets are whole multiples of this per direction (read/trim, write):
     /// fio's `ba[ddir]`, `blockalign` or else the direction's smallest size

@@ -87,6 +87,21 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
         .collect()
 }
 
+/// Each file's zipf, pareto or normal state ([`Skew`]) where a direction draws from
+/// one, over fio's blocks of the file (`__init_rand_distribution`): the region in
+/// blocks of the smaller of the reads' and the writes' smallest sizes, rounded up.
+fn skews_of(plan: &Plan) -> Vec<Option<Skew>> {
+    let pick = &plan.work.pick;
+    let range = pick.bs[0].min().min(pick.bs[1].min()).max(1);
+    let dist = pick.dist.iter().find(|d| Skew::of(d, 1, 0).is_some());
+    (0..plan.regions.len())
+        .map(|i| {
+            let n = plan.regions[i].1.div_ceil(range);
+            dist.and_then(|d| Skew::of(d, n, plan.skew_seed(i)))
+        })
+        .collect()
+}
+
 /// Each file's random map, where the job keeps one. The map works in blocks of
 /// `align` bytes and shortens a request to the free blocks it finds (fio), so any block
 /// sizes cover a pass exactly once; random_generator=lfsr keeps it even with
@@ -256,6 +271,7 @@ impl<'a> Worker<'a> {
             seq_nr: first_seq_nr(work),
             seq_count: 1,
             gens,
+            skews: skews_of(plan),
             maps,
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
@@ -320,6 +336,8 @@ impl<'a> Worker<'a> {
             && self.zones.is_none()
             && self.spr.is_none();
         let one_unit = self.units == [plan.align; 2];
+        // the other distributions take the general path (a block past the file ends it)
+        let plain = plain && self.gens.iter().flatten().all(SlotGen::uniform);
         self.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
         let one_dir = match plan.work.pick.rw {
             RwMode::RandRead => Some(Op::Read),
@@ -642,8 +660,8 @@ impl<'a> Worker<'a> {
         }
         let slot = match &mut self.maps[0] {
             Some(m) => m.take(self.draws.off.below(m.len())),
-            None if self.gens[0][d].uniform() => self.draws.off.below(self.gens[0][d].slots()),
-            None => self.gens[0][d].next(&mut self.rng),
+            // uniform (take_shortcuts): always a slot
+            None => self.dist_slot(0, d).unwrap_or(0),
         };
         let o = start + slot * bs;
         let offset = if o + bs > start + len {
@@ -669,9 +687,8 @@ impl<'a> Worker<'a> {
         }
         let n = self.plan.files.len();
         for _ in 0..2 * n + 8 {
-            let s = &mut self.fsvc;
-            let f = match &mut s.gen {
-                Some((g, rng)) => (g.next(rng) as usize).min(n - 1),
+            let f = match self.fsvc.draw(n) {
+                Some(f) => f,
                 None => {
                     let f = self.rr;
                     self.rr += 1;
@@ -745,10 +762,14 @@ impl<'a> Worker<'a> {
             }
             taken = (mark && bs != unit).then_some(s);
             o
-        } else if self.gens[file][d].uniform() {
-            start + self.draws.off.below(self.gens[file][d].slots()) * unit
         } else {
-            start + self.gens[file][d].next(&mut self.rng) * unit
+            let o = start + self.dist_slot(file, d)? * unit;
+            // fio 3.33 ends the job at a block of another distribution that does not fit
+            // (get_next_offset, fill_io_u: past `io_size` or the file's end)
+            if o + need > end && !self.gens[file][d].uniform() {
+                return None;
+            }
+            o
         };
         if need > len {
             return None; // no request of this size fits the region: the file is done
@@ -760,6 +781,22 @@ impl<'a> Worker<'a> {
             o
         };
         Some((o, self.size_at(op, file, o, bs, taken)))
+    }
+
+    /// The next slot of `file`'s distribution for worker slot `d`, where no random map
+    /// applies: uniform from the offsets' generator, zipf, pareto and normal from the
+    /// file's state, zones and sequences from their [`SlotGen`]. None: a `zoned_abs`
+    /// zone ends past the file (fio then ends the job).
+    #[inline]
+    fn dist_slot(&mut self, file: usize, d: usize) -> Option<u64> {
+        let g = &mut self.gens[file][d];
+        if g.uniform() {
+            return Some(self.draws.off.below(g.slots()));
+        }
+        match &mut self.skews[file] {
+            Some(k) if g.skewed() => Some(k.next()),
+            _ => g.next(&mut self.draws),
+        }
     }
 
     /// The size of a random request at `o`: `bs`, or with `bs` 0 fio's draw among the
