@@ -13,6 +13,9 @@
 //! seed is `0xb1899bed·T + i` whatever `randseed` says; with `randrepeat=0` and no
 //! `randseed` it is not repeatable (fio reads the system's random source; iomark the clock).
 
+/// The seed slot of `file_service_type=random`'s choice of a file (fio's
+/// `FIO_RAND_FILE_OFF`).
+pub(crate) const FILE_SLOT: u64 = 5;
 /// The seed slot of random offsets (fio's `FIO_RAND_BLOCK_OFF`).
 pub(crate) const BLOCK_SLOT: u64 = 6;
 /// The seed slot of `percentage_random`'s choice (fio's `FIO_RAND_SEQ_RAND_READ_OFF`,
@@ -74,13 +77,15 @@ impl Seeding {
 /// The generators a fio job thread draws its requests from, seeded as fio 3.33 seeds them
 /// (`td_fill_rand_seeds_internal`), and seeded again together each loop under
 /// `randrepeat`: its uniform random offsets (`random_state`), its request sizes per
-/// worker slot (`bsrange_state` of the slot's direction) and `percentage_random`'s
-/// choice per direction (`seq_rand_state`).
+/// worker slot (`bsrange_state` of the slot's direction), `percentage_random`'s
+/// choice per direction (`seq_rand_state`) and `file_service_type=random`'s file
+/// (`next_file_state`).
 #[derive(Clone, Debug)]
 pub(crate) struct Draws {
     pub off: Frand,
     pub bs: [Frand; 2],
     pub pct: [Frand; 3],
+    pub file: Frand,
 }
 
 /// One of fio's Tausworthe generators.

@@ -48,6 +48,13 @@ impl Ends {
     pub(super) fn is_done(&self, file: usize) -> bool {
         self.done[file]
     }
+
+    /// A new loop that its bytes started (fio's `clear_io_state` clears every file's
+    /// done flag): no file is done.
+    pub(super) fn none_done(&mut self) {
+        self.done.iter_mut().for_each(|d| *d = false);
+        self.left = self.done.len();
+    }
 }
 
 impl Worker<'_> {
@@ -77,8 +84,10 @@ impl Worker<'_> {
         e.left = e.done.len();
         self.new_pass = true;
         if !self.plan.work.limits.time_based {
-            // a new loop of fio's thread (its files done, `clear_io_state`)
+            // a new loop of fio's thread (its files done, `clear_io_state`): with an
+            // LFSR or sizes of a range the files may end before the pass's bytes do
             self.mix_new_loop();
+            self.offsets_new_loop();
         }
         for f in 0..self.plan.regions.len() {
             self.restart_file(f);
@@ -86,11 +95,15 @@ impl Worker<'_> {
         After::GoOn
     }
 
-    /// `file` starts over: its random map emptied, its sequential positions at its start.
+    /// `file` starts over: its random map emptied, its LFSR back at its seed, its
+    /// sequential positions at its start.
     fn restart_file(&mut self, file: usize) {
         let start = self.plan.regions[file].0;
         if let Some(m) = &mut self.maps[file] {
             m.reset();
+        }
+        if let Some(l) = &mut self.lfsrs[file] {
+            l.restart();
         }
         self.seq_cursors[file] = [start; 3];
     }

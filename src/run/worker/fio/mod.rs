@@ -20,6 +20,7 @@ use crate::job::model::{BlockSizes, RateProcess, RwMode};
 use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
 use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
+use crate::run::gen::lfsr::Lfsr;
 use crate::run::gen::rwmix::{RwMix, MIX_SLOT};
 use crate::run::gen::sprandom::SpRandom;
 use crate::run::gen::zones::Zones;
@@ -179,9 +180,11 @@ impl Live {
 pub const LIVE_STATE: usize = 6;
 
 /// How the next file is picked (`file_service_type`): `left` more requests go to
-/// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
+/// `cur`, then a new file is drawn (round robin; `random`: fio's draw, the worker's
+/// `draws.file`; a non-uniform service from `gen`), which gets `nr`.
 struct FileSvc {
     gen: Option<(SlotGen, Rng)>,
+    random: bool,
     nonuniform: bool,
     nr: u64,
     left: u64,
@@ -195,8 +198,7 @@ impl FileSvc {
         let (kind, nr) = plan.work.files.service;
         let n = plan.files.len() as u64;
         let dist = match kind {
-            F::RoundRobin | F::Sequential => None,
-            F::Random => Some(D::Random),
+            F::RoundRobin | F::Sequential | F::Random => None,
             F::Zipf(t) => Some(D::Zipf(t)),
             F::Pareto(h) => Some(D::Pareto(h)),
             F::Normal(sd) => Some(D::Normal(sd)),
@@ -210,6 +212,7 @@ impl FileSvc {
         };
         FileSvc {
             gen: dist.map(|d| (SlotGen::new(&d, n, 1), Rng::new(plan.seed ^ 0xf11e))),
+            random: kind == F::Random,
             nonuniform: matches!(kind, F::Zipf(_) | F::Pareto(_) | F::Normal(_)),
             nr,
             left: 0,
@@ -300,6 +303,9 @@ pub(crate) struct Worker<'a> {
     seq_count: u32,
     gens: Vec<[SlotGen; 2]>,
     maps: Vec<Option<RandomMap>>,
+    /// `random_generator=lfsr`: each file's register (fio's `f->lfsr`), which gives its
+    /// random blocks in place of the draws and the map
+    lfsrs: Vec<Option<Lfsr>>,
     /// random offsets are whole multiples of this per direction (read/trim, write):
     /// fio's `ba[ddir]`, `blockalign` or else the direction's smallest size
     units: [u64; 2],

@@ -89,23 +89,54 @@ fn slot_gens(plan: &Plan) -> Vec<[SlotGen; 2]> {
 
 /// Each file's random map, where the job keeps one. The map works in blocks of
 /// `align` bytes and shortens a request to the free blocks it finds (fio), so any block
-/// sizes cover a pass exactly once; random_generator=lfsr keeps it even with
-/// norandommap=1 (lfsr's property).
-fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<RandomMap>> {
+/// sizes cover a pass exactly once. A file with an LFSR (`lfsrs`) has none, as in fio.
+fn random_maps(
+    plan: &Plan,
+    gens: &[[SlotGen; 2]],
+    lfsrs: &[Option<Lfsr>],
+    strided: bool,
+) -> Vec<Option<RandomMap>> {
     let work = &plan.work;
-    let lfsr = work.pick.generator == Some(crate::job::model::RandGen::Lfsr);
+    plan.regions
+        .iter()
+        .zip(gens)
+        .zip(lfsrs)
+        .map(|((&(_, len), g), l)| {
+            (uniform_random(plan, g, strided) && !work.pick.no_map && l.is_none())
+                .then(|| RandomMap::new((len / plan.align).max(1)))
+        })
+        .collect()
+}
+
+/// Whether a file's random offsets are uniform block draws over its region, which a
+/// random map or an LFSR may give: a random job without strided zones or sprandom, both
+/// directions uniform (fio's `init_random_map` sets neither up for another
+/// distribution).
+fn uniform_random(plan: &Plan, g: &[SlotGen; 2], strided: bool) -> bool {
+    plan.work.pick.rw.random() && !strided && g[0].uniform() && g[1].uniform()
+}
+
+/// Each file's LFSR under `random_generator=lfsr` (fio's per-file register, which then
+/// gives the random blocks in place of the draws and the map: every block once per
+/// pass, also with `norandommap`): where the offsets are uniform block draws.
+fn lfsrs_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<Lfsr>> {
     plan.regions
         .iter()
         .zip(gens)
         .map(|(&(_, len), g)| {
-            (work.pick.rw.random()
-                && (!work.pick.no_map || lfsr)
-                && !strided
-                && g[0].uniform()
-                && g[1].uniform())
-            .then(|| RandomMap::new((len / plan.align).max(1)))
+            uniform_random(plan, g, strided)
+                .then(|| plan.lfsr(len))
+                .flatten()
         })
         .collect()
+}
+
+/// Each file's LFSR ([`lfsrs_of`]) and random map ([`random_maps`]).
+type Walks = (Vec<Option<Lfsr>>, Vec<Option<RandomMap>>);
+fn walks_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Walks {
+    let lfsrs = lfsrs_of(plan, gens, strided);
+    let maps = random_maps(plan, gens, &lfsrs, strided);
+    (lfsrs, maps)
 }
 
 /// Each file's real end for a sequential job with holes ([`Worker::holed_offset`]) or
@@ -238,7 +269,7 @@ impl<'a> Worker<'a> {
         let work = &plan.work;
         let gens = slot_gens(plan);
         let zones = crate::run::fio::zoned::zones_for(plan);
-        let maps = random_maps(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
+        let (lfsrs, maps) = walks_of(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
         let maps_all = maps.iter().all(Option::is_some);
         let has_logs = logs.is_some();
         let mut w = Worker {
@@ -257,6 +288,7 @@ impl<'a> Worker<'a> {
             seq_count: 1,
             gens,
             maps,
+            lfsrs,
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
             fopen: super::open::OpenFiles::new(plan.files.len(), work.files.open_files),
@@ -318,7 +350,8 @@ impl<'a> Worker<'a> {
             && !u.trimwrite
             && plan.work.pick.rw_suffix == 1
             && self.zones.is_none()
-            && self.spr.is_none();
+            && self.spr.is_none()
+            && self.lfsrs.iter().all(Option::is_none);
         let one_unit = self.units == [plan.align; 2];
         self.plain_random = [0, 1].map(|d| plain && one_unit && u.fixed_bs[d] == Some(plan.align));
         let one_dir = match plan.work.pick.rw {
@@ -398,11 +431,18 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A new loop of fio's thread (its `clear_io_state`): the random maps start empty
+    /// A new loop of fio's thread (its `clear_io_state`): no file is done, the file
+    /// service picks a file afresh (fio closed the file it served), the random maps
+    /// start empty, the LFSRs start over from their seed (fio's reopen of the files)
     /// and, under `randrepeat`, fio's generators are seeded again, so each loop issues
     /// the first loop's requests in its order.
     pub(super) fn offsets_new_loop(&mut self) {
+        self.ends.none_done();
+        self.fsvc.left = 0;
         self.maps.iter_mut().flatten().for_each(RandomMap::reset);
+        self.lfsrs.iter_mut().flatten().for_each(|l| {
+            l.restart();
+        });
         if self.plan.work.pick.repeat {
             self.draws = self.plan.draws();
         }
@@ -678,6 +718,8 @@ impl<'a> Worker<'a> {
         for _ in 0..2 * n + 8 {
             let s = &mut self.fsvc;
             let f = match &mut s.gen {
+                // fio's `__get_next_fileno_rand`: ⌊n·r/(max+1)⌋ of `next_file_state`
+                _ if s.random => self.draws.file.below(n as u64) as usize,
                 Some((g, rng)) => (g.next(rng) as usize).min(n - 1),
                 None => {
                     let f = self.rr;
@@ -728,8 +770,27 @@ impl<'a> Worker<'a> {
                 0
             });
             start + b * bs
+        } else if let Some(l) = &mut self.lfsrs[file] {
+            // fio's LFSR: its next block, none once the pass gave every block (the file
+            // is done; a time-based job starts the register over, as fio's
+            // `get_next_rand_block` resets the file and asks again)
+            let b = match l.next() {
+                Some(b) => b,
+                None if work.limits.time_based => {
+                    l.restart();
+                    l.next()?
+                }
+                None => return None,
+            };
+            let o = start + b * unit;
+            if o + need > end {
+                return None;
+            }
+            o
         } else if let Some(m) = &mut self.maps[file] {
             if m.full() && !work.limits.time_based {
+                // fio's draw that finds the map full: the file is done
+                self.draws.off.next();
                 return None;
             }
             if m.full() && mark {
