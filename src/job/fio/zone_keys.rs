@@ -47,8 +47,8 @@ pub struct ZoneOpts {
     pub reset_frequency: Option<f64>,
     /// `read_beyond_wp` (zbd: reads may go above a zone's write pointer)
     pub read_beyond_wp: bool,
-    /// `random_generator`: accepted; `Lfsr` keeps the random map even with
-    /// `norandommap=1`, which gives lfsr's "every block once per pass" property
+    /// `random_generator`: the generator of uniform random offsets (`Lfsr`: fio's
+    /// register per file, every block once per pass, also with `norandommap=1`)
     pub random_generator: Option<RandGen>,
     /// `random_sequence_stride` (`random_distribution=sequence`): 0 repeats the block
     /// indices, otherwise each cycle adds the sequence length to them (fio

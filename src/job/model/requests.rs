@@ -174,9 +174,8 @@ pub enum FileService {
     Normal(f64),
 }
 
-/// `random_generator` (fio: tausworthe, lfsr, tausworthe64). iomark draws offsets with
-/// its own xorshift64* generator either way; what `lfsr` keeps is said where the job
-/// holds it (`ZoneOpts::random_generator`, job/fio/zone_keys.rs).
+/// `random_generator` (fio: tausworthe, lfsr, tausworthe64): the generator of uniform
+/// random offsets, fio's own (run/gen/frand.rs, run/gen/lfsr.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RandGen {
     /// fio's default `tausworthe`
@@ -184,7 +183,8 @@ pub enum RandGen {
     Tausworthe,
     /// `tausworthe64`
     Tausworthe64,
-    /// `lfsr`: every block exactly once per pass without a random map
+    /// `lfsr`: fio's LFSR per file, every block exactly once per pass without a
+    /// random map
     Lfsr,
 }
 

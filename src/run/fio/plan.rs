@@ -85,7 +85,8 @@ impl Plan {
     /// ([`offset_generator`]); the sizes' per worker slot (`Picking::slot_dirs`), seeded
     /// from the read, write and trim seed slots — the writes' from the reads' under
     /// `verify`, the trims' from the writes' in a trimwrite job; `percentage_random`'s,
-    /// every direction's from one slot, 32 bits.
+    /// every direction's from one slot, 32 bits; `file_service_type=random`'s from the
+    /// file slot.
     pub(crate) fn draws(&self) -> Draws {
         let pick = &self.work.pick;
         let verify = self.work.verify.kind.is_some();
@@ -123,6 +124,22 @@ impl Plan {
         } else {
             self.seed_of(BLOCK_SLOT)
         }
+    }
+    /// fio's LFSR of each file's random offsets (`random_generator=lfsr`, src/run/gen/lfsr.rs)
+    /// over a region of `len` bytes: its blocks of the job's smallest size (fio's
+    /// `rw_min_bs`), seeded with the thread's block seed (fio's
+    /// `rand_seeds[FIO_RAND_BLOCK_OFF]`, [`Seeding::block`]), no spin. None: the job
+    /// draws with another generator, or fio could not set the register up (no block, or
+    /// the seed's bits all ones: fio fails the job there, iomark draws as tausworthe).
+    pub(crate) fn lfsr(&self, len: u64) -> Option<crate::run::gen::lfsr::Lfsr> {
+        if self.work.pick.generator != Some(RandGen::Lfsr) {
+            return None;
+        }
+        let blocks = len / self.job.min_bs().max(1);
+        let seed = seeding(&self.job).block(u64::from(self.global) + 1);
+        (blocks > 0)
+            .then(|| crate::run::gen::lfsr::Lfsr::new(blocks, seed, 0))
+            .flatten()
     }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
     pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {

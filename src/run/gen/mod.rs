@@ -12,6 +12,7 @@
 
 pub mod coverage;
 pub(crate) mod frand;
+pub(crate) mod lfsr;
 pub(crate) mod rwmix;
 pub(crate) mod skew;
 pub(crate) mod sprandom;

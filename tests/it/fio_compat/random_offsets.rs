@@ -98,6 +98,48 @@ const JOBS: &[(&str, usize)] = &[
     ),
     // a mixed job: one offset generator for both directions
     ("--rw=randrw --bs=4k --size=256k", 0),
+    // random_generator=lfsr: fio's register per file (its blocks of the smallest size,
+    // the block seed), no random map, also with norandommap; each loop starts it over
+    // from its seed (the first value of the first loop takes one step more); sizes of
+    // a range are drawn after its block, and a pass ends when the register has given
+    // every block (fewer bytes than size with a range)
+    ("--rw=randread --bs=4k --size=256k --random_generator=lfsr", 0),
+    ("--rw=randwrite --bs=8k --size=512k --random_generator=lfsr", 0),
+    (
+        "--rw=randread --bs=4k --size=256k --random_generator=lfsr --norandommap",
+        0,
+    ),
+    (
+        "--rw=randread --bs=4k --size=400k --random_generator=lfsr --loops=3 --randrepeat=0 --randseed=1",
+        0,
+    ),
+    (
+        "--rw=randread --bsrange=4k-16k --size=192k --random_generator=lfsr --loops=3",
+        0,
+    ),
+    // nrfiles with each file service: random draws the file from fio's
+    // next_file_state (seeded from the file slot, again each loop), a file found full
+    // costs an offset draw and is done; a loop starts with a file picked afresh
+    (
+        "--rw=randread --bs=4k --size=192k --nrfiles=3 --file_service_type=random",
+        0,
+    ),
+    (
+        "--rw=randread --bs=4k --size=192k --nrfiles=3 --file_service_type=random:4 --loops=2",
+        0,
+    ),
+    (
+        "--rw=randread --bs=4k --size=192k --nrfiles=3 --file_service_type=roundrobin:5 --loops=2",
+        0,
+    ),
+    (
+        "--rw=randread --bs=4k --size=192k --nrfiles=3 --file_service_type=sequential --loops=2",
+        0,
+    ),
+    (
+        "--rw=randread --bsrange=4k-16k --size=192k --nrfiles=3 --file_service_type=random --random_generator=lfsr --loops=2",
+        0,
+    ),
     // a time-based job goes round its map many times (a draw lost at each full map)
     (
         "--rw=randread --bs=4k --size=32k --ioengine=null --time_based --runtime=300ms",
@@ -109,7 +151,11 @@ const JOBS: &[(&str, usize)] = &[
 fn a_seeded_random_job_visits_fios_offsets_in_fios_order() {
     require_fio();
     for (opts, limit) in JOBS {
-        let mut args = vec!["--name=a", "--filename=f", "--ioengine=psync"];
+        let mut args = vec!["--name=a", "--ioengine=psync"];
+        if !opts.contains("nrfiles") {
+            // (several files: fio's names a.0.N, in the log as such)
+            args.push("--filename=f");
+        }
         args.extend(opts.split_whitespace());
         args.push("--write_iolog=a.log");
         let limit = if *limit == 0 { usize::MAX } else { *limit };

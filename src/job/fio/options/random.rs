@@ -161,7 +161,7 @@ fn random_generator(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     };
     c.job.more.zones.random_generator = Some(g);
     c.notice(match g {
-        RandGen::Lfsr => "note: random_generator=lfsr: iomark draws offsets with its own generator and a random map, which keeps lfsr's property (every block exactly once per pass, also with norandommap=1); the order of offsets differs from fio's".to_string(),
+        RandGen::Lfsr => "note: random_generator=lfsr: uniform random offsets come from fio's LFSR of each file (every block exactly once per pass, without a random map, also with norandommap=1), in fio's order".to_string(),
         _ => format!(
             "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
             v.trim()

@@ -50,6 +50,13 @@ impl Ends {
     pub(super) fn is_done(&self, file: usize) -> bool {
         self.done[file]
     }
+
+    /// A new loop that its bytes started (fio's `clear_io_state` clears every file's
+    /// done flag): no file is done.
+    pub(super) fn none_done(&mut self) {
+        self.done.iter_mut().for_each(|d| *d = false);
+        self.left = self.done.len();
+    }
 }
 
 impl Worker<'_> {
@@ -127,7 +134,14 @@ impl Worker<'_> {
         for f in 0..self.plan.regions.len() {
             self.close_file(f);
         }
+        // no file is done; the file service picks a file afresh (fio closed the one it
+        // served); the LFSRs start over from their seed (fio's reopen of the files)
+        self.ends.none_done();
+        self.fsvc.left = 0;
         self.maps.iter_mut().flatten().for_each(RandomMap::reset);
+        self.lfsrs.iter_mut().flatten().for_each(|l| {
+            l.restart();
+        });
         if self.plan.work.pick.repeat {
             self.draws = self.plan.draws();
             self.fsvc.gen = super::FileSvc::draw_of(self.plan);
@@ -135,11 +149,15 @@ impl Worker<'_> {
         self.mix_new_loop();
     }
 
-    /// `file` starts over: its random map emptied, its sequential positions at its start.
+    /// `file` starts over: its random map emptied, its LFSR back at its seed, its
+    /// sequential positions at its start.
     fn restart_file(&mut self, file: usize) {
         let start = self.plan.regions[file].0;
         if let Some(m) = &mut self.maps[file] {
             m.reset();
+        }
+        if let Some(l) = &mut self.lfsrs[file] {
+            l.restart();
         }
         self.seq_cursors[file] = [start; 3];
     }

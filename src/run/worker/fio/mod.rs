@@ -20,6 +20,7 @@ use crate::job::model::{BlockSizes, RateProcess, RwMode};
 use crate::result::job::{CoverageStats, JobRecord, LatTargetReport};
 use crate::run::fio::log::Logs;
 use crate::run::fio::{io_why, Plan, RunError};
+use crate::run::gen::lfsr::Lfsr;
 use crate::run::gen::rwmix::{RwMix, MIX_SLOT};
 use crate::run::gen::skew::Skew;
 use crate::run::gen::sprandom::SpRandom;
@@ -180,7 +181,8 @@ impl Live {
 pub const LIVE_STATE: usize = 6;
 
 /// How the next file is picked (`file_service_type`): `left` more requests go to
-/// `cur`, then a new file is drawn (round robin, or from `gen`), which gets `nr`.
+/// `cur`, then a new file is drawn (round robin; `random`: fio's draw, the worker's
+/// `draws.file`; a non-uniform service from `gen`), which gets `nr`.
 struct FileSvc {
     gen: Option<FileDraw>,
     nonuniform: bool,
@@ -333,6 +335,9 @@ pub(crate) struct Worker<'a> {
     /// (fio's `f->zipf`, `f->gauss`): seeded once per thread, never again at a loop
     skews: Vec<Option<Skew>>,
     maps: Vec<Option<RandomMap>>,
+    /// `random_generator=lfsr`: each file's register (fio's `f->lfsr`), which gives its
+    /// random blocks in place of the draws and the map
+    lfsrs: Vec<Option<Lfsr>>,
     /// random offsets are whole multiples of this per direction (read/trim, write):
     /// fio's `ba[ddir]`, `blockalign` or else the direction's smallest size
     units: [u64; 2],

@@ -104,23 +104,54 @@ fn skews_of(plan: &Plan) -> Vec<Option<Skew>> {
 
 /// Each file's random map, where the job keeps one. The map works in blocks of
 /// `align` bytes and shortens a request to the free blocks it finds (fio), so any block
-/// sizes cover a pass exactly once; random_generator=lfsr keeps it even with
-/// norandommap=1 (lfsr's property).
-fn random_maps(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<RandomMap>> {
+/// sizes cover a pass exactly once. A file with an LFSR (`lfsrs`) has none, as in fio.
+fn random_maps(
+    plan: &Plan,
+    gens: &[[SlotGen; 2]],
+    lfsrs: &[Option<Lfsr>],
+    strided: bool,
+) -> Vec<Option<RandomMap>> {
     let work = &plan.work;
-    let lfsr = work.pick.generator == Some(crate::job::model::RandGen::Lfsr);
+    plan.regions
+        .iter()
+        .zip(gens)
+        .zip(lfsrs)
+        .map(|((&(_, len), g), l)| {
+            (uniform_random(plan, g, strided) && !work.pick.no_map && l.is_none())
+                .then(|| RandomMap::new((len / plan.align).max(1)))
+        })
+        .collect()
+}
+
+/// Whether a file's random offsets are uniform block draws over its region, which a
+/// random map or an LFSR may give: a random job without strided zones or sprandom, both
+/// directions uniform (fio's `init_random_map` sets neither up for another
+/// distribution).
+fn uniform_random(plan: &Plan, g: &[SlotGen; 2], strided: bool) -> bool {
+    plan.work.pick.rw.random() && !strided && g[0].uniform() && g[1].uniform()
+}
+
+/// Each file's LFSR under `random_generator=lfsr` (fio's per-file register, which then
+/// gives the random blocks in place of the draws and the map: every block once per
+/// pass, also with `norandommap`): where the offsets are uniform block draws.
+fn lfsrs_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<Lfsr>> {
     plan.regions
         .iter()
         .zip(gens)
         .map(|(&(_, len), g)| {
-            (work.pick.rw.random()
-                && (!work.pick.no_map || lfsr)
-                && !strided
-                && g[0].uniform()
-                && g[1].uniform())
-            .then(|| RandomMap::new((len / plan.align).max(1)))
+            uniform_random(plan, g, strided)
+                .then(|| plan.lfsr(len))
+                .flatten()
         })
         .collect()
+}
+
+/// Each file's LFSR ([`lfsrs_of`]) and random map ([`random_maps`]).
+type Walks = (Vec<Option<Lfsr>>, Vec<Option<RandomMap>>);
+fn walks_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Walks {
+    let lfsrs = lfsrs_of(plan, gens, strided);
+    let maps = random_maps(plan, gens, &lfsrs, strided);
+    (lfsrs, maps)
 }
 
 /// Each file's real end for a sequential job with holes ([`Worker::holed_offset`]) or
@@ -240,6 +271,13 @@ enum Pick {
     Same,
 }
 
+/// Where a job replaying an iolog stands in it, from now (none: no replay).
+fn replay_of(plan: &Plan, clock: &Clock) -> Option<super::replay::ReplayPos> {
+    plan.replay
+        .as_ref()
+        .map(|_| super::replay::ReplayPos::new(clock.now()))
+}
+
 impl<'a> Worker<'a> {
     pub fn new(
         plan: &'a Plan,
@@ -253,7 +291,7 @@ impl<'a> Worker<'a> {
         let work = &plan.work;
         let gens = slot_gens(plan);
         let zones = crate::run::fio::zoned::zones_for(plan);
-        let maps = random_maps(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
+        let (lfsrs, maps) = walks_of(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
         let maps_all = maps.iter().all(Option::is_some);
         let has_logs = logs.is_some();
         let mut w = Worker {
@@ -273,6 +311,7 @@ impl<'a> Worker<'a> {
             gens,
             skews: skews_of(plan),
             maps,
+            lfsrs,
             units: units_of(plan),
             ends: super::ends::Ends::new(plan),
             fopen: super::open::OpenFiles::new(plan.files.len(), work.files.open_files),
@@ -299,10 +338,7 @@ impl<'a> Worker<'a> {
             cov: crate::run::gen::coverage::Coverage::for_plan(plan),
             zones,
             zone_eof: false,
-            replay: plan
-                .replay
-                .as_ref()
-                .map(|_| super::replay::ReplayPos::new(clock.now())),
+            replay: replay_of(plan, clock),
             spr: sprandom_of(plan),
             backlog: Vec::new(),
             seq: 0,
@@ -334,7 +370,8 @@ impl<'a> Worker<'a> {
             && !u.trimwrite
             && plan.work.pick.rw_suffix == 1
             && self.zones.is_none()
-            && self.spr.is_none();
+            && self.spr.is_none()
+            && self.lfsrs.iter().all(Option::is_none);
         let one_unit = self.units == [plan.align; 2];
         // the other distributions take the general path (a block past the file ends it)
         let plain = plain && self.gens.iter().flatten().all(SlotGen::uniform);
@@ -738,6 +775,23 @@ impl<'a> Worker<'a> {
                 0
             });
             start + b * bs
+        } else if let Some(l) = &mut self.lfsrs[file] {
+            // fio's LFSR: its next block, none once the pass gave every block (the file
+            // is done; a time-based job starts the register over, as fio's
+            // `get_next_rand_block` resets the file and asks again)
+            let b = match l.next() {
+                Some(b) => b,
+                None if work.limits.time_based => {
+                    l.restart();
+                    l.next()?
+                }
+                None => return None,
+            };
+            let o = start + b * unit;
+            if o + need > end {
+                return None;
+            }
+            o
         } else if let Some(m) = &mut self.maps[file] {
             if m.full() && !work.limits.time_based {
                 self.done_draw();
