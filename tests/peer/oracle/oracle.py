@@ -271,14 +271,12 @@ class Job:
             return None
         rw = (self.get("rw") or self.get("readwrite") or "read").split(":")[0]
         opts = set(self.options())
-        if opts & {"bsrange", "bssplit", "random_distribution", "percentage_random", "verify",
-                   "trim_percentage", "rw_sequencer", "ddir_rwmix", "nrfiles", "file_service_type",
+        if opts & {"verify", "trim_percentage", "rw_sequencer", "ddir_rwmix",
                    "zonesize", "zonerange", "zoneskip", "offset_increment", "io_size",
                    "sync_file_range"} or ":" in (self.get("rw") or ""):
             return None
-        if self.get("random_generator") == "lfsr":
-            return None
-        # random offsets are fio's generator's (src/run/gen/frand.rs), so in order too
+        # random offsets, request sizes, distributions, lfsr and the file picks are fio's
+        # generators' (src/run/gen/), so in order too
         if rw in ("read", "write", "randread", "randwrite"):
             return "seq"
         return None

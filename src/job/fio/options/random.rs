@@ -162,10 +162,8 @@ fn random_generator(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.zones.random_generator = Some(g);
     c.notice(match g {
         RandGen::Lfsr => "note: random_generator=lfsr: uniform random offsets come from fio's LFSR of each file (every block exactly once per pass, without a random map, also with norandommap=1), in fio's order".to_string(),
-        _ => format!(
-            "note: random_generator={}: iomark draws offsets with its own xorshift64* generator (same distribution, a different order of offsets than fio's)",
-            v.trim()
-        ),
+        RandGen::Tausworthe64 => "note: random_generator=tausworthe64: offsets, sizes and choices come from fio's 64-bit taus258 generators, in fio's order".to_string(),
+        RandGen::Tausworthe => "note: random_generator=tausworthe: offsets, sizes and choices come from fio's 32-bit taus88 generators (its default), in fio's order".to_string(),
     });
     Ok(())
 }
