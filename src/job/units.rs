@@ -520,7 +520,8 @@ const BSSPLIT_MAX: usize = 64;
 /// `/` (junk reads 0), above 100 it is 100 and 0 means none. Sizes without a weight each
 /// get `(100 − sum) / n` in 32-bit unsigned arithmetic (a sum over 100 wraps, as fio's
 /// does; docs/compat/fio.md 'Access pattern'). Weights need not sum to 100; refused only
-/// when they sum over 100 and more than one size has none.
+/// when they sum over 100 and more than one size has none. An empty list (`:4k/50`: the
+/// first entry is empty) is no split: the direction keeps its sizes, as in fio.
 pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitError> {
     let mut given: Vec<(u64, Option<u32>)> = Vec::new();
     for part in s.split(':').take_while(|p| !p.is_empty()).take(BSSPLIT_MAX) {
@@ -535,7 +536,7 @@ pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitErro
         given.push((bs, w));
     }
     if given.is_empty() {
-        return Err(BssplitError::Syntax("no block sizes".into()));
+        return Ok(given.into_iter().map(|(bs, _)| (bs, 0)).collect());
     }
     let sum: u64 = given.iter().filter_map(|g| g.1).map(u64::from).sum();
     let open = given.iter().filter(|g| g.1.is_none()).count() as u32;

@@ -372,7 +372,11 @@ fn fio_bssplit_weights() {
     );
     // an empty entry ends the list
     assert_eq!(fio_bssplit("4k/50::8k/50", 1024), Ok(vec![(4 * KI, 50)]));
-    for bad in ["", ":", "0/100", "4q/100"] {
+    // no entry (the first is empty): no split, as fio keeps the direction's sizes
+    for none in ["", ":", "::", ":4k/50", ":8k/50:4k/50"] {
+        assert_eq!(fio_bssplit(none, 1024), Ok(vec![]), "{none:?}");
+    }
+    for bad in ["0/100", "4q/100"] {
         assert!(
             matches!(fio_bssplit(bad, 1024), Err(BssplitError::Syntax(_))),
             "{bad:?}"

@@ -8,9 +8,7 @@ use crate::job::model::{BlockSizes, RandGen, RwMode, Workload};
 use crate::job::thread::ThreadJob;
 use crate::run::fio::replay;
 use crate::run::fio::*;
-use crate::run::gen::frand::{
-    Draws, Frand, Seeding, BLOCK_SLOT, FILE_SIZE_SLOT, SEQ_RAND_SLOT, ZONE_SLOT,
-};
+use crate::run::gen::frand::{Draws, Frand, Seeding, FILE_SIZE_SLOT, SEQ_RAND_SLOT, ZONE_SLOT};
 use std::path::{Path, PathBuf};
 
 /// Everything a worker thread needs, resolved from a job.
@@ -116,13 +114,15 @@ impl Plan {
     }
     /// The seed of file `i`'s zipf, pareto or normal state (fio 3.33's
     /// `__init_rand_distribution`): under `randrepeat` the hash of the file's name times
-    /// fio's thread number, else the offsets' seed slot.
+    /// fio's thread number, else the offsets' seed — which, with `randseed` given under
+    /// `randrepeat`, is the repeatable one whatever `randseed` says (fio turns
+    /// `randrepeat` off for a `randseed` after its first seeding, which set that seed).
     pub(crate) fn skew_seed(&self, i: usize) -> u64 {
         if self.work.pick.repeat {
             let name = self.files[i].path.display().to_string();
             crate::run::gen::skew::file_seed(&name, u64::from(self.global) + 1)
         } else {
-            self.seed_of(BLOCK_SLOT)
+            seeding(&self.job).block(u64::from(self.global) + 1)
         }
     }
     /// fio's LFSR of each file's random offsets (`random_generator=lfsr`, src/run/gen/lfsr.rs)

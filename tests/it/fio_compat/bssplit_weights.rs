@@ -5,7 +5,8 @@
 //! `write_iolog` is fio's request by request; over 100 with two sizes left without a
 //! weight, fio's two lines and exit 1, on the command line and in a job file. A
 //! `randseed` fio reads as a number (negative, a fraction, hex, a unit) seeds the
-//! offsets as fio's does.
+//! offsets as fio's does; under `randrepeat` a `randseed` leaves a skewed
+//! distribution's seed the repeatable one, whatever its value (fio's quirk).
 
 use super::random_offsets::same_offsets;
 use crate::util::*;
@@ -20,6 +21,9 @@ const RUN: &[&str] = &[
     "4k/-5:8k:16k/20",
     "4k/50::8k/50",
     "4k/250:16k/1.5",
+    // no entry (the first is empty): the direction keeps its size
+    ":4k/50",
+    ":8k/50:4k/50",
 ];
 
 #[test]
@@ -79,5 +83,26 @@ fn randseed_values_fio_reads_seed_as_fio_seeds() {
             "--write_iolog=a.log",
         ];
         same_offsets(&args, &["a.log"], usize::MAX);
+    }
+}
+
+#[test]
+fn randseed_under_randrepeat_leaves_a_skewed_distribution_seeded_as_fio_does() {
+    require_fio();
+    for dist in ["zipf:1.2", "pareto:0.9", "normal:10"] {
+        for seed in ["1", "1234"] {
+            let distribution = format!("--random_distribution={dist}");
+            let randseed = format!("--randseed={seed}");
+            let args = [
+                "--name=a",
+                "--filename=f",
+                "--rw=randread",
+                "--size=1m",
+                &distribution,
+                &randseed,
+                "--write_iolog=a.log",
+            ];
+            same_offsets(&args, &["a.log"], usize::MAX);
+        }
     }
 }

@@ -345,14 +345,7 @@ fn a_cpu_set_the_affinity_call_refuses_fails_the_thread_as_fio_does() {
         let args = ["--name=x", "--rw=read", "--size=16k", "--cpumask=0", &f];
         let b = fio_and_iomark("cpu set the affinity call refuses", &args, |_, _| {});
         for (who, o) in b.each() {
-            assert_eq!(
-                (o.code, o.stderr.as_str()),
-                (1, ""),
-                "{who} {fmt}: {}",
-                o.dump()
-            );
-            let said = o.stdout.lines().find(|l| l.starts_with("fio: pid="));
-            let said = said.unwrap_or_else(|| panic!("{who} {fmt}: {}", o.dump()));
+            let said = failed_thread_line(who, fmt, o);
             assert!(said.ends_with(line), "{who} {fmt}: {said}");
             if fmt == "json" {
                 let j = &o.json_doc()["jobs"][0];

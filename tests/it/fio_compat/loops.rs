@@ -29,11 +29,7 @@ fn both_logs(args: &[&str]) -> [Vec<String>; 2] {
     ["fio", "iomark"].map(|tool| {
         let w = d.path().join(tool);
         std::fs::create_dir_all(&w).unwrap();
-        let cmd = if tool == "fio" {
-            fio_cmd()
-        } else {
-            as_fio(d.path())
-        };
+        let cmd = fio_or_ours(tool, d.path());
         let o = cmd
             .dir(&w)
             .args(["--name=j", "--write_iolog=j.log", "--output=/dev/null"])

@@ -68,14 +68,7 @@ fn a_file_the_job_cannot_open_is_its_error_and_the_report_is_printed() {
             ));
         }
         for (who, o) in &outs {
-            assert_eq!(
-                (o.code, o.stderr.as_str()),
-                (1, ""),
-                "{who} {fmt}: {}",
-                o.dump()
-            );
-            let said = o.stdout.lines().find(|l| l.starts_with("fio: pid="));
-            let said = said.unwrap_or_else(|| panic!("{who} {fmt}: {}", o.dump()));
+            let said = failed_thread_line(who, fmt, o);
             assert!(said.ends_with(line.trim_end()), "{who} {fmt}: {said}");
             assert!(
                 !said.starts_with("fio: pid=0,"),

@@ -70,11 +70,7 @@ fn an_overlapping_request_waits_for_the_one_in_flight() {
             for tool in ["fio", "iomark"] {
                 let w = d.path().join(format!("{tool}-{engine}-{serialize}"));
                 std::fs::create_dir_all(&w).unwrap();
-                let cmd = if tool == "fio" {
-                    fio_cmd()
-                } else {
-                    as_fio(d.path())
-                };
+                let cmd = fio_or_ours(tool, d.path());
                 let o = cmd
                     .dir(&w)
                     .args(["--name=j", "--rw=randwrite", "--iodepth=16", "--size=64k"])

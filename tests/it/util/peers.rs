@@ -115,6 +115,30 @@ pub fn as_fio(dir: &Path) -> Iomark {
         })
 }
 
+/// `tool`'s command: the real fio for `"fio"`, else iomark as `fio` ([`as_fio`], its
+/// link in `dir/bin/`).
+pub fn fio_or_ours(tool: &str, dir: &Path) -> Iomark {
+    if tool == "fio" {
+        fio_cmd()
+    } else {
+        as_fio(dir)
+    }
+}
+
+/// The `fio: pid=…` line fio 3.33 prints on stdout for a job thread that failed before
+/// any request, after checking the run as fio ends it: exit 1, nothing on stderr
+/// (`who`, `what`: for the failure message).
+pub fn failed_thread_line<'o>(who: &str, what: &str, o: &'o Out) -> &'o str {
+    assert_eq!(
+        (o.code, o.stderr.as_str()),
+        (1, ""),
+        "{who} {what}: {}",
+        o.dump()
+    );
+    let said = o.stdout.lines().find(|l| l.starts_with("fio: pid="));
+    said.unwrap_or_else(|| panic!("{who} {what}: {}", o.dump()))
+}
+
 /// What one job printed under each tool: iomark's fio persona, and fio 3.33 when it is
 /// installed; each ran in a directory of its own, kept while this lives.
 pub struct Both {

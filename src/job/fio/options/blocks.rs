@@ -247,6 +247,8 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             return Ok(None);
         }
         match units::fio_bssplit(p, c.job.kb_base) {
+            // (no entry: fio keeps the direction's sizes)
+            Ok(s) if s.is_empty() => Ok(None),
             Ok(s) => Ok(Some(BlockSizes::Split(s))),
             // fio's own line is the reason (cli/fio_refusal.rs prints it as fio does)
             Err(e @ BssplitError::Over(_)) => Err(c.bad(v, e.to_string())),
