@@ -491,6 +491,9 @@ pub enum BssplitError {
     /// the weights given sum to this, over 100, and more than one size has none
     #[error("fio: bssplit percentages add to more than 100%")]
     Over(u64),
+    /// `iomark run`: the weights given sum to this, not 100 ([`iomark_bssplit_sum`])
+    #[error("weights sum to {0}, must be 100")]
+    Sum(u64),
 }
 
 /// C's `strtol(s, NULL, 10)`, what `atoi` reads before it cuts to an `int`: leading
@@ -523,20 +526,9 @@ const BSSPLIT_MAX: usize = 64;
 /// when they sum over 100 and more than one size has none. An empty list (`:4k/50`: the
 /// first entry is empty) is no split: the direction keeps its sizes, as in fio.
 pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitError> {
-    let mut given: Vec<(u64, Option<u32>)> = Vec::new();
-    for part in s.split(':').take_while(|p| !p.is_empty()).take(BSSPLIT_MAX) {
-        let (bs, w) = match part.split_once('/') {
-            Some((b, w)) => (b, bssplit_weight(w)),
-            None => (part, None),
-        };
-        let bs = fio_size(bs, kb_base).map_err(BssplitError::Syntax)?;
-        if bs == 0 {
-            return Err(BssplitError::Syntax("block size 0".into()));
-        }
-        given.push((bs, w));
-    }
+    let given = bssplit_entries(s, kb_base)?;
     if given.is_empty() {
-        return Ok(given.into_iter().map(|(bs, _)| (bs, 0)).collect());
+        return Ok(Vec::new());
     }
     let sum: u64 = given.iter().filter_map(|g| g.1).map(u64::from).sum();
     let open = given.iter().filter(|g| g.1.is_none()).count() as u32;
@@ -553,6 +545,38 @@ pub fn fio_bssplit(s: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, BssplitErro
         .into_iter()
         .map(|(bs, w)| (bs, w.unwrap_or(share)))
         .collect())
+}
+
+/// `iomark run`'s stricter reading of a bssplit that [`fio_bssplit`] takes: the weights
+/// given must leave the sizes without one a share (sum at most 100), and with none left
+/// sum to exactly 100 — a split whose weights do not add up is more likely a typo than
+/// meant (fio gives what is missing to the last size). `Err(Sum)`: the weights' sum.
+pub fn iomark_bssplit_sum(s: &str, kb_base: u64) -> Result<(), BssplitError> {
+    let given = bssplit_entries(s, kb_base)?;
+    let sum: u64 = given.iter().filter_map(|g| g.1).map(u64::from).sum();
+    let open = given.iter().any(|g| g.1.is_none());
+    if sum > 100 || (!open && sum != 100 && !given.is_empty()) {
+        return Err(BssplitError::Sum(sum));
+    }
+    Ok(())
+}
+
+/// The entries of one direction of a bssplit as fio reads them: each size with its
+/// weight (`None`: none given).
+fn bssplit_entries(s: &str, kb_base: u64) -> Result<Vec<(u64, Option<u32>)>, BssplitError> {
+    let mut given: Vec<(u64, Option<u32>)> = Vec::new();
+    for part in s.split(':').take_while(|p| !p.is_empty()).take(BSSPLIT_MAX) {
+        let (bs, w) = match part.split_once('/') {
+            Some((b, w)) => (b, bssplit_weight(w)),
+            None => (part, None),
+        };
+        let bs = fio_size(bs, kb_base).map_err(BssplitError::Syntax)?;
+        if bs == 0 {
+            return Err(BssplitError::Syntax("block size 0".into()));
+        }
+        given.push((bs, w));
+    }
+    Ok(given)
 }
 
 /// A bssplit weight as fio reads it: `atoi` cut to an `int`, then kept in an unsigned

@@ -33,11 +33,12 @@ fn sizes_and_ranges_use_fio_units() {
 }
 
 #[test]
-fn bssplit_refused_only_over_100_with_two_sizes_left() {
+fn bssplit_is_fios_reading_and_iomark_run_wants_weights_that_add_up() {
     assert_eq!(
         parse_bssplit_dir("4k/10:64k/50:32k/40", 1024),
         Ok(vec![(4096, 10), (65536, 50), (32768, 40)])
     );
+    // fio's reading (the persona): weights need not add up
     assert_eq!(
         parse_bssplit_dir("4k/10:64k/50", 1024),
         Ok(vec![(4096, 10), (65536, 50)])
@@ -46,16 +47,36 @@ fn bssplit_refused_only_over_100_with_two_sizes_left() {
         parse_bssplit_dir("4k/50:8k/:16k/", 1024),
         Ok(vec![(4096, 50), (8192, 25), (16384, 25)])
     );
-    let e = parse_args_with(
-        &args(&["--name=a", "--size=1m", "--bssplit=4k/60:8k/60:16k:32k"]),
-        &no_env,
-    )
-    .unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "command line: invalid value '4k/60:8k/60:16k:32k' for option 'bssplit': \
-         fio: bssplit percentages add to more than 100%"
-    );
+    // `iomark run`: the weights given must leave a share or sum to 100
+    let refused = |split: &str| {
+        parse_args_with(
+            &args(&["--name=a", "--size=1m", &format!("--bssplit={split}")]),
+            &no_env,
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    for (split, sum) in [
+        ("4k/30:8k/30", 60),
+        ("4k/50:64k/60", 110),
+        ("4k/60:8k/60:16k:32k", 120),
+    ] {
+        assert_eq!(
+            refused(split),
+            format!(
+                "command line: invalid value '{split}' for option 'bssplit': \
+                 weights sum to {sum}, must be 100"
+            )
+        );
+    }
+    let ok = |split: &str| {
+        parse_args_with(
+            &args(&["--name=a", "--size=1m", &format!("--bssplit={split}")]),
+            &no_env,
+        )
+        .is_ok()
+    };
+    assert!(ok("4k/50:8k/:16k") && ok("4k:8k:16k") && ok("4k/30:8k/70"));
 }
 
 /// `--reap-spin` (iomark's own): default 5 µs on every job, a plain number is µs,

@@ -246,13 +246,19 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         if p.trim().is_empty() {
             return Ok(None);
         }
+        // `iomark run` wants weights that add up (the fio persona reads them as fio)
+        if !c.job.fio_booleans {
+            units::iomark_bssplit_sum(p, c.job.kb_base).map_err(|e| c.bad(v, e.to_string()))?;
+        }
         match units::fio_bssplit(p, c.job.kb_base) {
             // (no entry: fio keeps the direction's sizes)
             Ok(s) if s.is_empty() => Ok(None),
             Ok(s) => Ok(Some(BlockSizes::Split(s))),
             // fio's own line is the reason (cli/fio_refusal.rs prints it as fio does)
             Err(e @ BssplitError::Over(_)) => Err(c.bad(v, e.to_string())),
-            Err(BssplitError::Syntax(e)) => Err(c.bad(v, e)),
+            Err(e @ (BssplitError::Sum(_) | BssplitError::Syntax(_))) => {
+                Err(c.bad(v, e.to_string()))
+            }
         }
     })?;
     set_sizes(c, sizes);
