@@ -490,7 +490,7 @@ fn globals(
     (to_out, cpus): (&dyn Fn(usize) -> bool, &dyn Fn(usize) -> bool),
 ) -> Result<FioJob, FioError> {
     let mut base = FioJob {
-        fio_booleans: cmd.job_setup_errors,
+        fio_persona: cmd.job_setup_errors,
         ..FioJob::default()
     };
     for (i, e) in entries.iter().enumerate() {

@@ -414,9 +414,10 @@ pub struct FioJob {
     /// options set for this job, each under fio's canonical name (`rw` for
     /// `readwrite`), its value as written (for JSON "job options")
     pub options: Vec<(String, String)>,
-    /// its values are read as the fio persona reads them: a boolean's words (`yes`, `on`,
-    /// `true`…) are refused, as fio 3.33 refuses them; `iomark run` takes them too
-    pub fio_booleans: bool,
+    /// its values are read as the fio persona reads them, fio 3.33's way: a boolean's
+    /// words (`yes`, `on`, `true`…) are refused and a `bssplit`'s weights need not add up;
+    /// `iomark run` takes the words and wants the weights to add up
+    pub fio_persona: bool,
     /// options given a negative number that fio 3.33 reads in two parts (`size=-1`:
     /// options/signed.rs), as `(name, value)`: the fio persona runs them so, `iomark
     /// run` refuses them (finish.rs)
@@ -501,7 +502,7 @@ impl Default for FioJob {
             group_reporting: false,
             thread: false,
             stonewall: false,
-            fio_booleans: false,
+            fio_persona: false,
             kb_base: 1024,
             unit_base_bits: false,
             options: Vec::new(),

@@ -247,7 +247,7 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             return Ok(None);
         }
         // `iomark run` wants weights that add up (the fio persona reads them as fio)
-        if !c.job.fio_booleans {
+        if !c.job.fio_persona {
             units::iomark_bssplit_sum(p, c.job.kb_base).map_err(|e| c.bad(v, e.to_string()))?;
         }
         match units::fio_bssplit(p, c.job.kb_base) {

@@ -1415,9 +1415,9 @@ impl JobCtx<'_> {
     /// (`yes`, `off`…), which the fio persona refuses as fio 3.33 does.
     pub fn bool(&self, v: Option<&str>) -> Result<bool, FioError> {
         let fio = units::fio_bool(v);
-        let words = || units::iomark_switch(v).filter(|_| !self.job.fio_booleans);
+        let words = || units::iomark_switch(v).filter(|_| !self.job.fio_persona);
         fio.or_else(words).ok_or_else(|| {
-            let why = match self.job.fio_booleans {
+            let why = match self.job.fio_persona {
                 true => "a boolean is a number as fio reads it: 0 is off, any other on",
                 false => {
                     "a boolean: a number (0 is off, any other on), true, false, yes, no, on or off"

@@ -88,7 +88,7 @@ fn every_flag_and_boolean_accepts_numbers_and_a_bare_key() {
                 o.name
             );
             let mut fio = FioJob {
-                fio_booleans: true,
+                fio_persona: true,
                 ..FioJob::default()
             };
             let e = apply(
