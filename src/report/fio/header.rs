@@ -75,20 +75,26 @@ pub fn end_lines(r: &RunResult) -> String {
 }
 
 /// fio 3.33's account of a job whose thread failed before any request (the fio
-/// persona: run/fio/setup.rs `open_failure`, run/fio/thread.rs `affinity_failure`): it could not open its
-/// file (`file:filesetup.c:805, func=open(PATH), error=TEXT`) or be bound to its CPUs
-/// (`file:backend.c:1716, func=cpu_set_affinity, error=TEXT`). The thread says it on
+/// persona: run/fio/setup.rs `open_failure`, run/fio/thread.rs `affinity_failure`,
+/// `iosched_miss`): it could not open its file (`file:filesetup.c:805, func=open(PATH),
+/// error=TEXT`), be bound to its CPUs (`file:backend.c:1716, func=cpu_set_affinity,
+/// error=TEXT`) or switch its device's I/O scheduler (`file:backend.c:1450,
+/// func=iosched_switch, error=TEXT`). The thread says it on
 /// stdout as it fails, and its report's `err=` names it. The failures said while a job
 /// was set up are `pid=0, err=…` lines instead.
 pub(crate) fn thread_setup_error(j: &JobResult) -> Option<String> {
-    const SAID_BY_THREAD: [&str; 2] = [
-        "file:filesetup.c:805, func=open(",
-        "file:backend.c:1716, func=cpu_set_affinity,",
-    ];
     j.failure
         .clone()
         .filter(|f| j.failure_said && SAID_BY_THREAD.iter().any(|p| f.starts_with(p)))
 }
+
+/// How fio 3.33 accounts the failures a job thread meets before any request
+/// ([`thread_setup_error`]).
+const SAID_BY_THREAD: [&str; 3] = [
+    "file:filesetup.c:805, func=open(",
+    "file:backend.c:1716, func=cpu_set_affinity,",
+    "file:backend.c:1450, func=iosched_switch,",
+];
 
 /// The header without its version line, in two parts: the section lines (with their
 /// setup lines and `...`), then the `Starting …` line and the layout lines. `None`
@@ -127,6 +133,10 @@ pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
 
 /// [`verify_error`] of one failure: its words (`failure`), its errno, the job's engine.
 fn failure_text(failure: Option<&str>, errno: i32, engine: &str) -> Option<String> {
+    // a thread that failed before any request: fio's account as recorded
+    if let Some(f) = failure.filter(|f| SAID_BY_THREAD.iter().any(|p| f.starts_with(p))) {
+        return Some(f.to_string());
+    }
     let io_u = failure.is_some_and(|f| f.starts_with("io_u error on file "));
     if io_u && errno > 0 {
         // fio's td_verror in __io_u_log_error (io_u.c)

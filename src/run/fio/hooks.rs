@@ -9,6 +9,7 @@
 //! postrun's status is not looked at).
 
 use crate::job::fio::FioJob;
+use crate::run::fio::plan::IoschedMiss;
 use std::path::Path;
 
 /// Memory a thread keeps locked (`lockmem`) until it is dropped.
@@ -186,12 +187,13 @@ fn scheduler_of(path: &Path, root: &crate::probe::Root) -> Option<(String, Strin
 /// `ioscheduler=NAME` of `job`: the queue under each of its files (`files`) is switched
 /// to NAME (fio's `switch_ioscheduler`; files on no block device are skipped, as fio
 /// skips them). Returns the files switched with their scheduler before, for
-/// [`restore_schedulers`]; an error names the device's schedulers (fio: EINVAL).
+/// [`restore_schedulers`]; an error is how fio's thread meets the miss and iomark's
+/// refusal naming the device's schedulers.
 pub fn ioscheduler(
     job: &FioJob,
     files: &[&Path],
     root: &crate::probe::Root,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, (IoschedMiss, String)> {
     let Some(want) = job.tuning.ioscheduler.as_deref() else {
         return Ok(Vec::new());
     };
@@ -217,10 +219,16 @@ pub fn ioscheduler(
             _ => Err("not offered".into()),
         };
         if let Err(e) = wrote {
-            return Err(format!(
+            // a queue without a choice reads `none` (no brackets)
+            let miss = match text.as_str() {
+                "none" => IoschedMiss::Untunable,
+                _ => IoschedMiss::Unset(want.to_string()),
+            };
+            let why = format!(
                 "ioscheduler={want}: cannot set it for {} ({file}: {text}; {e})",
                 p.display()
-            ));
+            );
+            return Err((miss, why));
         }
         switched.push((file, current.to_string()));
     }

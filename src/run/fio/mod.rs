@@ -913,7 +913,7 @@ pub fn execute(
     // under the fio persona, the jobs whose setup fails are reported with their error
     let mut failed = setup::failures(cmd);
     guard_jobs(cmd, &kinds, note, &failed)?;
-    let plans = make_plans(cmd, note, &failed)?;
+    let mut plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
     let layout_lines = lay_out(cmd, &plans, &kinds, &mut failed, stop)?;
     if let Some(f) = started {
@@ -935,7 +935,7 @@ pub fn execute(
         }
     }
     let root = crate::probe::Root::default();
-    let switched = switch_schedulers(cmd, &plans, &root)?;
+    let switched = switch_schedulers(cmd, &mut plans, &root)?;
     // many hosts (src/ranks/): every rank has laid out its files; the I/O starts together
     crate::ranks::start_line();
     let ctx = group::RunCtx {
@@ -977,29 +977,35 @@ pub fn execute(
 }
 
 /// `disk_util`'s I/O scheduler switch for each job's files (restored by the caller after
-/// the run; on a refusal, the ones already switched are restored here).
+/// the run; on a refusal, the ones already switched are restored here). Under the fio
+/// persona a miss is not the run's: each thread of the job meets it as fio's does
+/// (`Plan::iosched_miss`).
 fn switch_schedulers(
     cmd: &FioCommand,
-    plans: &[Vec<Plan>],
+    plans: &mut [Vec<Plan>],
     root: &crate::probe::Root,
 ) -> Result<Vec<(String, String)>, RunError> {
     let mut switched = Vec::new();
-    for (j, ps) in cmd.jobs.iter().zip(plans) {
+    for (j, ps) in cmd.jobs.iter().zip(plans.iter_mut()) {
+        if !j.tuning.disk_util || j.engine.caps().no_io {
+            continue;
+        }
         let files: Vec<&Path> = ps
             .iter()
             .flat_map(|p| p.files.iter().map(|f| f.path.as_path()))
             .collect();
-        if j.tuning.disk_util && !j.engine.caps().no_io {
-            let s = hooks::ioscheduler(j, &files, root).map_err(|why| RunError::Refused {
-                job: j.name.clone(),
-                why,
-            });
-            match s {
-                Ok(s) => switched.extend(s),
-                Err(e) => {
-                    hooks::restore_schedulers(&switched, root);
-                    return Err(e);
-                }
+        match hooks::ioscheduler(j, &files, root) {
+            Ok(s) => switched.extend(s),
+            Err((miss, _)) if ps.first().is_some_and(|p| p.fio_errors) => {
+                ps.iter_mut()
+                    .for_each(|p| p.iosched_miss = Some(miss.clone()));
+            }
+            Err((_, why)) => {
+                hooks::restore_schedulers(&switched, root);
+                return Err(RunError::Refused {
+                    job: j.name.clone(),
+                    why,
+                });
             }
         }
     }

@@ -70,6 +70,20 @@ pub(crate) struct Plan {
     /// fio's stdout line before each `exec_prerun`/`exec_postrun` (the fio persona
     /// without `--output`: fio 3.33's line does not reach a `--output` file)
     pub say_hooks: bool,
+    /// under the fio persona, `ioscheduler` the queue under one of the job's files did
+    /// not take: the thread fails or goes on as fio 3.33's (set after the layout)
+    pub iosched_miss: Option<IoschedMiss>,
+}
+
+/// How a job's `ioscheduler` missed, as fio 3.33's thread meets it (`set_ioscheduler`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IoschedMiss {
+    /// the queue does not offer the scheduler: fio's `unable to set io scheduler to
+    /// NAME`, the thread failed with EINVAL (`func=iosched_switch`)
+    Unset(String),
+    /// the queue offers none to choose (its file reads `none`): fio's `io scheduler is
+    /// not tunable`, the thread goes on
+    Untunable,
 }
 
 /// What fio's per-job services derive from the dialect's job for the worker, so the
@@ -191,6 +205,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         vstate: None,
         fio_errors: false,
         say_hooks: false,
+        iosched_miss: None,
     }
 }
 
@@ -859,6 +874,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
         vstate: None,
         fio_errors: false,
         say_hooks: false,
+        iosched_miss: None,
     })
 }
 

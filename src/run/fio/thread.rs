@@ -16,6 +16,7 @@ use crate::files::strerror;
 use crate::job::fio::{EngineKind, FioJob};
 use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
+use crate::run::fio::plan::IoschedMiss;
 use crate::run::fio::*;
 use crate::run::gen::Rng;
 use crate::run::worker::thread::{io_err_text, JobThread, ThreadDrive};
@@ -589,6 +590,9 @@ pub(crate) fn start_thread(
         }
         Err(e) => return Err(refused(e.to_string())),
     };
+    if let Some(r) = iosched_miss(plan) {
+        return Ok(r);
+    }
     let root = crate::probe::Root::default();
     if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
@@ -639,17 +643,43 @@ fn affinity_failure(plan: &Plan, errno: i32) -> JobRecord {
     failed_thread(plan, errno, failure)
 }
 
+/// Under the fio persona, the job's `ioscheduler` its device did not take, met as fio
+/// 3.33's thread meets it: fio's line on stderr, then the thread fails with EINVAL
+/// (`file:backend.c:1450, func=iosched_switch`) or, on a queue without a choice, goes on.
+fn iosched_miss(plan: &Plan) -> Option<JobRecord> {
+    match plan.iosched_miss.as_ref()? {
+        IoschedMiss::Untunable => {
+            eprintln!("fio: io scheduler is not tunable");
+            None
+        }
+        IoschedMiss::Unset(name) => {
+            eprintln!("fio: unable to set io scheduler to {name}");
+            let failure = format!(
+                "file:backend.c:1450, func=iosched_switch, error={}",
+                crate::files::strerror(libc::EINVAL)
+            );
+            Some(failed_thread(plan, libc::EINVAL, failure))
+        }
+    }
+}
+
 /// The record of the calling job thread of `plan`, failed with `errno` before any I/O
 /// (`failure`: fio's account of the call).
 pub(crate) fn failed_thread(plan: &Plan, errno: i32, failure: String) -> JobRecord {
     let mut r = empty_record(plan);
     r.stats.error = errno;
-    r.stats.failure = Some(failure);
     r.stats.failure_said = true;
     r.stats.failed_threads = 1;
     r.job = effective_job(plan);
     // called on the job's thread: fio's line names the thread that failed
     // SAFETY: gettid(2) only returns the calling thread's id
     r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    // each thread says its own line, `group_reporting` or not
+    r.stats.thread_failures = vec![crate::stats::job::ThreadFailure {
+        pid: r.stats.pid,
+        errno,
+        lines: vec![failure.clone()],
+    }];
+    r.stats.failure = Some(failure);
     r
 }

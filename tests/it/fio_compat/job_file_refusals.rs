@@ -369,3 +369,66 @@ fn a_cpu_set_the_affinity_call_refuses_fails_the_thread_as_fio_does() {
     assert_eq!(o.code, 3, "iomark run: {}", o.dump());
     assert!(o.stderr.contains("cpus_allowed="), "{}", o.dump());
 }
+
+/// An `ioscheduler` the job's device does not offer (`noop` on a loop device of a
+/// multi-queue kernel): each of fio 3.33's job threads says `fio: unable to set io
+/// scheduler to noop` on stderr and fails — `fio: pid=P, err=22/file:backend.c:1450,
+/// func=iosched_switch, error=Invalid argument` on stdout, no job block, JSON `"error" :
+/// 22` with no I/O — and the exit value counts each failed thread (2 with numjobs=2);
+/// iomark as `fio` the same, side by side, and the device keeps its scheduler. `iomark
+/// run` refuses the job, one line naming the device's schedulers, exit 3.
+#[test]
+fn an_io_scheduler_the_device_lacks_fails_each_thread_as_fio_does() {
+    let Some(fs) = LoopFs::small(64, "ext4") else {
+        return;
+    };
+    let sched = fs.dev().sysfs("queue/scheduler");
+    assert!(!sched.contains("noop"), "{sched}");
+    let line = "err=22/file:backend.c:1450, func=iosched_switch, error=Invalid argument";
+    for tool in ["fio", "iomark"] {
+        if tool == "fio" {
+            require_fio();
+        }
+        for fmt in ["normal", "json"] {
+            let file = fs.dir().join(format!("{tool}-{fmt}"));
+            let o = fio_or_ours(tool, fs.dir())
+                .dir(fs.dir())
+                .args(["--name=x", "--rw=read", "--size=64k", "--numjobs=2"])
+                .args(["--ioscheduler=noop", "--group_reporting"])
+                .arg(format!("--filename={}", file.display()))
+                .arg(format!("--output-format={fmt}"))
+                .run();
+            assert_eq!(o.code, 2, "{tool} {fmt}: {}", o.dump());
+            let unable = "fio: unable to set io scheduler to noop\n";
+            assert_eq!(o.stderr, unable.repeat(2), "{tool} {fmt}: {}", o.dump());
+            let said: Vec<&str> = o
+                .stdout
+                .lines()
+                .filter(|l| l.starts_with("fio: pid="))
+                .collect();
+            assert_eq!(said.len(), 2, "{tool} {fmt}: {}", o.dump());
+            assert!(said.iter().all(|l| l.ends_with(line)), "{tool}: {said:?}");
+            if fmt == "json" {
+                let j = &o.json_doc()["jobs"][0];
+                assert_eq!(j["error"], 22, "{tool}: {j}");
+                assert_eq!(j["read"]["total_ios"], 0, "{tool}: {j}");
+            } else {
+                assert!(!o.stdout.contains("x: (groupid="), "{tool}: {}", o.stdout);
+            }
+        }
+    }
+    assert_eq!(fs.dev().sysfs("queue/scheduler"), sched);
+    let o = Iomark::new()
+        .dir(fs.dir())
+        .args([
+            "run",
+            "--name=x",
+            "--rw=read",
+            "--size=64k",
+            "--ioscheduler=noop",
+        ])
+        .arg(format!("--filename={}", fs.dir().join("run").display()))
+        .run();
+    assert_eq!(o.code, 3, "iomark run: {}", o.dump());
+    assert!(o.stderr.contains("ioscheduler=noop"), "{}", o.dump());
+}
