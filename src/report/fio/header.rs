@@ -137,6 +137,16 @@ fn failure_text(failure: Option<&str>, errno: i32, engine: &str) -> Option<Strin
     if let Some(f) = failure.filter(|f| SAID_BY_THREAD.iter().any(|p| f.starts_with(p))) {
         return Some(f.to_string());
     }
+    let min_rate = [": rate_min=", ": rate_iops_min="];
+    if failure
+        .is_some_and(|f| f.contains(" not met, got ") && min_rate.iter().any(|m| f.contains(m)))
+    {
+        // fio's td_verror after check_min_rate (backend.c do_io)
+        return Some(format!(
+            "file:backend.c:1131, func=check_min_rate, error={}",
+            crate::util::strerror(libc::EIO)
+        ));
+    }
     let io_u = failure.is_some_and(|f| f.starts_with("io_u error on file "));
     if io_u && errno > 0 {
         // fio's td_verror in __io_u_log_error (io_u.c)

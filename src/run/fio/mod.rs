@@ -113,6 +113,8 @@ pub enum RunError {
         got: String,
         /// window, ms
         window_ms: u64,
+        /// fio 3.33's line for it (`NAME: rate_min=MINB/s not met, got RATEB/s`)
+        fio_line: String,
     },
     /// a net job's socket could not be set up (connect, bind, accept)
     #[error("job '{job}': ioengine=net: {why}")]
@@ -178,6 +180,7 @@ impl RunError {
                     strerror(self.errno())
                 ))
             }
+            RunError::MinRate { fio_line, .. } => Some(fio_line.clone()),
             _ => None,
         }
     }

@@ -104,6 +104,11 @@ pub(crate) fn run_thread(
         st.error = e.errno();
         // (the fio persona's words where fio has its own line for the failure)
         let fio = e.fio_words().filter(|_| plan.fio_errors);
+        // fio says a missed minimum rate as the thread fails, with no `fio: ` before it
+        if let (Some(line), RunError::MinRate { .. }) = (&fio, &e) {
+            eprintln!("{line}");
+            st.failure_said = true;
+        }
         st.failure = Some(fio.unwrap_or_else(|| e.to_string()));
         st.failed_threads = 1;
     }

@@ -136,41 +136,66 @@ fn other_jobs_run_on_and_report_no_error() {
     }
 }
 
+/// A minimum rate the job cannot reach (200 IOPS asked, 400 MiB/s required each 200 ms):
+/// as fio 3.33's `__check_min_rate`, nothing is checked in the first 2 s, the first check
+/// after them records the reads done, the next one a `ratecycle` later fails — EIO, the
+/// reads done until then (about 2.2 s at 200 IOPS), the run ended long before its 5 s;
+/// fio's lines: `r: rate_min=419430400B/s not met, got NB/s` on stderr (400m is read in
+/// kb_base 1024) and the thread's `fio: pid=P, err=5/file:backend.c:1131,
+/// func=check_min_rate, …` before the report, also in the job line.
 #[test]
-fn ratemin_not_met_reports_eio_with_the_reads_of_the_first_window() {
+fn ratemin_not_met_reports_eio_after_fios_settle_period() {
     let d = scratch();
     std::fs::write(d.path().join("f"), vec![1u8; 1 << 20]).unwrap();
-    // 200 IOPS asked (800 KiB/s), 400 MiB/s required per 200 ms window: the first check
-    // fails (a rate_iops below rate_iops_min fio refuses before the job runs)
-    let o = run_fault(
-        d.path(),
-        "",
-        &[
-            "--name=r",
-            "--filename=f",
-            "--rw=read",
-            "--bs=4k",
-            "--time_based",
-            "--runtime=5s",
-            "--rate_iops=200",
-            "--rate_min=400m",
-            "--ratecycle=200ms",
-            "--output-format=json",
-        ],
-    );
+    let args = [
+        "--name=r",
+        "--filename=f",
+        "--rw=read",
+        "--bs=4k",
+        "--time_based",
+        "--runtime=5s",
+        "--rate_iops=200",
+        "--rate_min=400m",
+        "--ratecycle=200ms",
+    ];
+    let json = [&args[..], &["--output-format=json"]].concat();
+    let o = run_fault(d.path(), "", &json);
     assert_eq!(o.code, 1, "{}", o.stderr);
     let r = job(&o.json(), "r").clone();
     // fio's check_min_rate failure is EIO
     assert_eq!(r["error"], libc::EIO, "{r}");
-    // about 200 ms at 200 IOPS: some tens of reads, far from 5 s worth (1000)
-    let n = r["read"]["total_ios"].as_u64().unwrap();
-    assert!((10..500).contains(&n), "{r}");
+    // not before 2 s + one 200 ms cycle; far from the 5 s (1000 reads) of the whole run
     let ms = r["job_runtime"].as_u64().unwrap();
-    assert!((150..2000).contains(&ms), "{r}");
-    // 400m: 400 MiB/s (fio reads rates in kb_base 1024)
+    assert!((2200..4900).contains(&ms), "{r}");
+    let n = r["read"]["total_ios"].as_u64().unwrap();
+    assert!((300..980).contains(&n), "{r}");
+    // iomark run's line names the limit, the direction and the window
+    let limit = "ratemin=419430400 B/s (reads) not met: ";
+    assert!(o.stderr.contains(limit), "{}", o.stderr);
+    assert!(o.stderr.contains(" B/s over the last 2"), "{}", o.stderr);
+    let t = as_fio(d.path()).dir(d.path()).args(args).run();
+    assert_eq!(t.code, 1, "{}", t.dump());
+    let said = t
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("r: rate_min=419430400B/s not met, got "));
+    let got: u64 = said
+        .and_then(|l| l.rsplit("got ").next()?.strip_suffix("B/s")?.parse().ok())
+        .unwrap_or_else(|| panic!("{}", t.dump()));
+    // 200 IOPS of 4 KiB: about 800 KiB/s, whole bytes per second
+    assert!(got < 419_430_400 && got > 100_000, "{got}");
+    let account = "err=5/file:backend.c:1131, func=check_min_rate, error=Input/output error";
     assert!(
-        o.stderr.contains("ratemin=419430400 B/s (reads) not met"),
+        t.stdout
+            .lines()
+            .any(|l| l.starts_with("fio: pid=") && l.ends_with(account)),
         "{}",
-        o.stderr
+        t.dump()
+    );
+    assert!(
+        t.stdout
+            .contains("err= 5 (file:backend.c:1131, func=check_min_rate,"),
+        "{}",
+        t.stdout
     );
 }

@@ -6,52 +6,101 @@
 use crate::run::worker::fio::*;
 
 impl<'a> Worker<'a> {
-    /// fio's `ratemin`/`rate_iops_min` check: once per `ratecycle`, the rate since the
-    /// last check must reach the minimum.
-    pub(super) fn check_min_rate(&mut self, st: &JobStats, now: u64) -> Result<(), RunError> {
+    /// fio 3.33's `ratemin`/`rate_iops_min` check (backend.c `__check_min_rate`), per
+    /// direction that has done bytes and has a minimum: nothing in the first 2 s of the
+    /// measured run (`since`, fio's settle period from `td->start`); the first call after
+    /// it only records the direction's bytes and requests; then, once `ratecycle` has
+    /// passed since the last record, the rate since it in whole bytes (or requests) per
+    /// second over whole milliseconds must reach the minimum — `ratemin` when the
+    /// direction has one, else `rate_iops_min` — and is recorded again.
+    pub(super) fn check_min_rate(
+        &mut self,
+        st: &JobStats,
+        now: u64,
+        since: u64,
+    ) -> Result<(), RunError> {
         let p = &self.plan.work.pacing;
         if p.min_bytes == [0; 3] && p.min_iops == [0; 3] {
             return Ok(());
         }
+        if self.clock.ns(since, now) / 1_000_000 < 2000 {
+            return Ok(());
+        }
         let dirs = [&st.read, &st.write, &st.trim];
-        let bytes = dirs.map(|d| d.bytes);
-        let ios = dirs.map(|d| d.ios);
-        if self.min_win.0 == 0 {
-            self.min_win = (now, bytes, ios);
-            return Ok(());
-        }
-        let ns = self.clock.ns(self.min_win.0, now);
-        if ns < p.min_cycle.as_nanos() as u64 {
-            return Ok(());
-        }
-        let secs = ns as f64 / 1e9;
-        let rw = self.plan.work.pick.rw;
-        let does = [rw.reads(), rw.writes(), rw.trims()];
-        for d in (0..3).filter(|&d| does[d]) {
-            let dir = ["reads", "writes", "trims"][d];
-            let b = (bytes[d] - self.min_win.1[d]) as f64 / secs;
-            let i = (ios[d] - self.min_win.2[d]) as f64 / secs;
-            let fail = |what: String, got: String| RunError::MinRate {
-                job: self.plan.work.name.clone(),
-                what,
-                got,
-                window_ms: ns / 1_000_000,
-            };
-            if p.min_bytes[d] > 0 && b < p.min_bytes[d] as f64 {
-                return Err(fail(
-                    format!("ratemin={} B/s ({dir})", p.min_bytes[d]),
-                    format!("{b:.0} B/s"),
-                ));
+        let cycle_ms = u64::try_from(p.min_cycle.as_millis()).unwrap_or(u64::MAX);
+        let mut missed = Vec::new();
+        for d in 0..3 {
+            let (bytes, ios) = (dirs[d].bytes, dirs[d].ios);
+            if bytes == 0 || (p.min_bytes[d] == 0 && p.min_iops[d] == 0) {
+                continue;
             }
-            if p.min_iops[d] > 0 && i < p.min_iops[d] as f64 {
-                return Err(fail(
-                    format!("rate_iops_min={} ({dir})", p.min_iops[d]),
-                    format!("{i:.1} IOPS"),
-                ));
+            let (at, last_bytes, last_ios) = self.min_win[d];
+            if last_bytes != 0 || last_ios != 0 {
+                let spent = self.clock.ns(at, now) / 1_000_000;
+                if spent < cycle_ms || spent == 0 {
+                    continue;
+                }
+                if let Some(miss) = self.min_rate_miss(
+                    d,
+                    bytes.saturating_sub(last_bytes),
+                    ios.saturating_sub(last_ios),
+                    spent,
+                ) {
+                    // every direction is checked; fio says each one that missed
+                    missed.push((miss, spent));
+                    continue;
+                }
             }
+            self.min_win[d] = (now, bytes, ios);
         }
-        self.min_win = (now, bytes, ios);
-        Ok(())
+        let Some(((what, got, _), window_ms)) = missed.first().cloned() else {
+            return Ok(());
+        };
+        let lines: Vec<String> = missed.into_iter().map(|((_, _, l), _)| l).collect();
+        Err(RunError::MinRate {
+            job: self.plan.work.name.clone(),
+            what,
+            got,
+            window_ms,
+            fio_line: lines.join("\n"),
+        })
+    }
+
+    /// What direction `d` missed when `bytes`/`ios` done over `spent_ms` miss its
+    /// minimum: the limit, the rate reached (iomark's words) and fio's `NAME: rate_min=…`
+    /// line, with fio's integer rates.
+    fn min_rate_miss(
+        &self,
+        d: usize,
+        bytes: u64,
+        ios: u64,
+        spent_ms: u64,
+    ) -> Option<(String, String, String)> {
+        let p = &self.plan.work.pacing;
+        let dir = ["reads", "writes", "trims"][d];
+        let name = &self.plan.work.name;
+        let per_s = |n: u64| u64::try_from(u128::from(n) * 1000 / u128::from(spent_ms));
+        if p.min_bytes[d] > 0 {
+            let (min, got) = (p.min_bytes[d], per_s(bytes).unwrap_or(u64::MAX));
+            let fio = format!("{name}: rate_min={min}B/s not met, got {got}B/s");
+            (got < min).then(|| {
+                (
+                    format!("ratemin={min} B/s ({dir})"),
+                    format!("{got} B/s"),
+                    fio,
+                )
+            })
+        } else {
+            let (min, got) = (p.min_iops[d], per_s(ios).unwrap_or(u64::MAX));
+            let fio = format!("{name}: rate_iops_min={min} not met, got {got} IOPS");
+            (got < min).then(|| {
+                (
+                    format!("rate_iops_min={min} ({dir})"),
+                    format!("{got} IOPS"),
+                    fio,
+                )
+            })
+        }
     }
 
     pub(super) fn mismatch(

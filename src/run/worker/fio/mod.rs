@@ -374,8 +374,9 @@ pub(crate) struct Worker<'a> {
     fds: Vec<RawFd>,
     buf_rng: Rng,
     trimmed: Option<(usize, u64, u64)>,
-    /// minimum-rate check: window start tick and (bytes, ios) per direction at it
-    min_win: (u64, [u64; 3], [u64; 3]),
+    /// minimum-rate check, per direction (read, write, trim): the tick of its last
+    /// record and its bytes and requests done then (fio's `last_rate_check_*`)
+    min_win: [(u64, u64, u64); 3],
     uses: Uses,
     live: Option<&'a Live>,
     /// `latency_target` search (set when the I/O loop starts)

@@ -1045,7 +1045,7 @@ impl<'a> FioRules<'a> {
             self.cap = l.depth().min(self.depth);
         }
         if self.uses.min_rate && self.measuring {
-            self.w.check_min_rate(&self.st, now)?;
+            self.w.check_min_rate(&self.st, now, self.measure_start)?;
         }
         if self.rounds
             && self.issued_all

@@ -329,7 +329,7 @@ impl<'a> Worker<'a> {
             fds,
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
             trimmed: None,
-            min_win: (0, [0; 3], [0; 3]),
+            min_win: [(0, 0, 0); 3],
             live,
             lat_target: None,
             prio: plan.cmd_prio(),
