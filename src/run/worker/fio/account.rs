@@ -29,8 +29,8 @@ impl<'a> Worker<'a> {
         let dirs = [&st.read, &st.write, &st.trim];
         let cycle_ms = u64::try_from(p.min_cycle.as_millis()).unwrap_or(u64::MAX);
         let mut missed = Vec::new();
-        for d in 0..3 {
-            let (bytes, ios) = (dirs[d].bytes, dirs[d].ios);
+        for (d, dir) in dirs.iter().enumerate() {
+            let (bytes, ios) = (dir.bytes, dir.ios);
             if bytes == 0 || (p.min_bytes[d] == 0 && p.min_iops[d] == 0) {
                 continue;
             }
