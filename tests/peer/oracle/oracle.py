@@ -275,6 +275,12 @@ class Job:
                    "zonesize", "zonerange", "zoneskip", "offset_increment", "io_size",
                    "sync_file_range"} or ":" in (self.get("rw") or ""):
             return None
+        # without randrepeat and without a randseed fio seeds its generators from the
+        # system's entropy: its random order differs from run to run
+        unseeded = (self.get("randrepeat") or "1").lower() in ("0", "false", "no", "off") \
+            and self.get("randseed") is None
+        if unseeded and rw in ("randread", "randwrite"):
+            return None
         # random offsets, request sizes, distributions, lfsr and the file picks are fio's
         # generators' (src/run/gen/), so in order too
         if rw in ("read", "write", "randread", "randwrite"):
