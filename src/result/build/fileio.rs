@@ -32,6 +32,18 @@ pub struct Threads {
     pub percentile: u32,
 }
 
+impl Threads {
+    /// `b` run after these threads: thread `i` of each added up by the recorder's merge
+    /// (its time shares then span both periods), the periods added.
+    pub fn then(&mut self, b: &Threads) {
+        for (a, b) in self.threads.iter_mut().zip(&b.threads) {
+            a.merge(b);
+        }
+        self.period_s += b.period_s;
+        self.total_time_s += b.total_time_s;
+    }
+}
+
 fn acc(l: &LatAcc, extra: u32) -> Latency {
     latency(l.summary(), l.hist(), extra)
 }
@@ -219,6 +231,62 @@ pub(super) fn parts(
         }),
         jobs: vec![job_result(job, &all, s, p)],
         time: time_shares(s),
+        ..Parts::default()
+    }
+}
+
+/// The parts of separate fileio runs (`mark`'s tests, each its median loop), each run
+/// counted by [`parts`] as a fileio result of its own: its job, and its time share named
+/// after the job. The totals of each direction are over the runs that moved data that
+/// way: their requests and bytes added up, the per-I/O latency (submission to
+/// completion: the completion latency of queued requests, the event's of synchronous
+/// ones) over their histograms, rates over those runs' own seconds; the period is every
+/// run's seconds.
+pub(super) fn runs(runs: Vec<super::Recorded>) -> Parts {
+    let (mut jobs, mut time, mut dirs) = (vec![], vec![], [vec![], vec![]]);
+    let mut period = 0.0;
+    for run in runs {
+        let p = run.parts(&[], 0.0);
+        let secs = p.period_s.unwrap_or(0.0);
+        period += secs;
+        let name = p
+            .jobs
+            .first()
+            .map(|j| j.job.name.clone())
+            .unwrap_or_default();
+        if let Some(all) = p.time.into_iter().next() {
+            time.push(TimeShare { who: name, ..all });
+        }
+        jobs.extend(p.jobs);
+        for (d, o) in dirs.iter_mut().zip([p.read, p.write]) {
+            if o.ops > 0 {
+                d.push((o.ops, o.bytes, secs, o.clat.unwrap_or(o.lat)));
+            }
+        }
+    }
+    let [read, write] = dirs.map(|d| {
+        let lats: Vec<&Latency> = d.iter().map(|x| &x.3).collect();
+        let lat = match lats.as_slice() {
+            [one] => (*one).clone(),
+            _ => crate::result::hist::merge_latency(&lats),
+        };
+        let sum = |f: fn(&(u64, u64, f64, Latency)) -> f64| d.iter().map(f).sum::<f64>();
+        OpStats::over(
+            d.iter().map(|x| x.0).sum(),
+            d.iter().map(|x| x.1).sum(),
+            sum(|x| x.2),
+            lat,
+        )
+    });
+    if !time.is_empty() {
+        time.insert(0, TimeShare::total("all", &time));
+    }
+    Parts {
+        period_s: Some(period),
+        read,
+        write,
+        jobs,
+        time,
         ..Parts::default()
     }
 }

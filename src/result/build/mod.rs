@@ -2,11 +2,12 @@
 //! of the job, what the recorder measured ([`Recorded`]), status and error, phases,
 //! samples, warnings, the targets' diagnoses, page-cache and device facts — to
 //! [`build()`], the only place a `RunResult` is put together. What the recorder measured
-//! has one shape for every command (`Recorded`: the recorder's per-job records, job
-//! results built before, the totals a command computed itself), and the totals of the
-//! schema-1 keys are derived here from the records on one path: counted under
-//! sysbench's rules when the job's threads come apart (`fileio`, build/fileio.rs),
-//! under fio's otherwise (build/fio.rs), a command's own totals in their place.
+//! has one shape for every command (`Recorded`: the recorder's per-job records, separate
+//! fileio runs, the totals a command computed itself; job results built before only
+//! for an imported fio report), and the totals of the schema-1 keys are derived here
+//! from the records on one path: counted under sysbench's rules when the job's threads
+//! come apart (`fileio`, and each of `mark`'s tests: build/fileio.rs), under fio's
+//! otherwise (build/fio.rs), a command's own totals in their place.
 
 mod fileio;
 mod fio;
@@ -39,8 +40,9 @@ pub struct Totals {
 }
 
 /// What the recorder measured, in the one shape every command hands the builder: the
-/// recorder's records (stats/job.rs `JobStats`, one per reported job), the job results
-/// a command built before, and the totals a command computed itself. One per result,
+/// recorder's records (stats/job.rs `JobStats`, one per reported job), separate fileio
+/// runs (`mark`), and the totals a command computed itself; job results built before
+/// only where no recorder ran (an imported fio report). One per result,
 /// moved into the builder. Serializable: the ranks of a many-hosts run send theirs to
 /// rank 0, which merges them (result/ranks.rs). The default is nothing measured: zero
 /// totals over the elapsed time (`diagnose`, a run that stopped before any job).
@@ -52,12 +54,17 @@ pub struct Recorded {
     /// the threads of the job apart, which makes the records counted under sysbench's
     /// rules (`fileio`: build/fileio.rs); `None`: under fio's (build/fio.rs)
     pub threads: Option<Threads>,
-    /// job results built before (`mark`: each test's median loop), kept as they are
+    /// separate fileio runs, each counted under sysbench's rules on its own (`mark`: each
+    /// test's median loop, its record named after the test): build/fileio.rs `runs`
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Recorded>,
+    /// job results built before, kept as they are (an imported fio report: no recorder
+    /// ran, result/import.rs)
     pub built: Vec<JobResult>,
     /// the top-level figures the command computed, in place of the records' sums
     pub totals: Option<Totals>,
     /// where each of the command's parts spent its time, as the command timed it
-    /// (`mark`: each test's median loop; `copy`, `tree`: each phase), when no record
+    /// (`copy`, `tree`: each phase), when no record
     /// gives it; the result's `time` is their total, then each
     #[serde(default)]
     pub time: Vec<TimeShare>,
@@ -112,7 +119,30 @@ impl Recorded {
         }
     }
 
-    /// Job results built before, with the totals the command computed from them.
+    /// Separate fileio runs (each a [`Recorded::fileio`]), each reported as a job of
+    /// its own: `mark`'s tests, each its median loop.
+    pub fn runs(runs: Vec<Recorded>) -> Recorded {
+        Recorded {
+            runs,
+            ..Recorded::default()
+        }
+    }
+
+    /// `b` run after this fileio run, as one run: the records and each thread added up
+    /// by the recorder's merge, the periods one after the other (`mark`'s median of an
+    /// even count, its two middle loops).
+    pub fn then(&mut self, b: &Recorded) {
+        for (a, b) in self.jobs.iter_mut().zip(&b.jobs) {
+            a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (self.threads.as_mut(), b.threads.as_ref()) {
+            a.then(b);
+        }
+    }
+
+    /// Job results built before, with the totals the command computed from them: only
+    /// for a result no recorder measured (an imported fio report, result/import.rs, and
+    /// tests); every command of iomark hands the recorder's records instead.
     pub fn built(jobs: Vec<JobResult>, totals: Totals) -> Recorded {
         Recorded {
             built: jobs,
@@ -126,6 +156,7 @@ impl Recorded {
     /// the records' own.
     fn parts(self, samples: &[Sample], sample_period_s: f64) -> Parts {
         let mut parts = match self.threads {
+            _ if !self.runs.is_empty() => fileio::runs(self.runs),
             _ if self.jobs.is_empty() => Parts::default(),
             Some(t) => fileio::parts(self.jobs, &t, samples, sample_period_s),
             None => fio::parts(self.jobs, samples, sample_period_s),
@@ -137,7 +168,8 @@ impl Recorded {
             }
         }
         parts.jobs.extend(self.built);
-        // a command without records (copy, tree, mark): its samples alone are the series
+        // a command without records (copy, tree) or of separate runs (mark): its samples
+        // alone are the series
         if parts.series.is_none() && !samples.is_empty() {
             parts.series = Some(Series {
                 period_s: sample_period_s,

@@ -172,3 +172,80 @@ fn a_fileio_record_is_its_threads_merged_and_built_jobs_follow_the_records() {
     });
     assert_eq!(r.jobs.iter().map(|j| j.groupid).collect::<Vec<_>>(), [0, 7]);
 }
+
+/// A fileio run of `ios` requests of `bs` bytes each `lat_ns` long over `secs`, its job
+/// named `name`: queued (`qd` > 1: the event is the submission, 1 µs, and the per-I/O
+/// latency is the completion's) or synchronous.
+fn fileio_run(name: &str, write: bool, (ios, bs, lat_ns): (u64, u64, u64), qd: u32) -> Recorded {
+    let kind = if write {
+        EventKind::Write
+    } else {
+        EventKind::Read
+    };
+    let mut t = JobStats::thread(false);
+    for _ in 0..ios {
+        t.event(kind, if qd > 1 { 1_000 } else { lat_ns }, qd > 1);
+        if qd > 1 {
+            t.clat_done(kind, lat_ns);
+        }
+        t.io_done(kind, bs);
+    }
+    let threads = Threads {
+        period_s: 2.0,
+        total_time_s: 2.0,
+        threads: vec![t.settled()],
+        ..Threads::default()
+    };
+    let job = EffectiveJob {
+        name: name.into(),
+        ..EffectiveJob::default()
+    };
+    Recorded::fileio(job, threads, 0)
+}
+
+/// mark's result from its tests' records: one job per test under sysbench's counting,
+/// each direction's totals over the tests that moved data that way (IOPS = requests /
+/// those tests' seconds, MB/s = bytes / s / 10^6, MiB/s = bytes / s / 2^20), the
+/// per-I/O latency (the completion's for queued requests, not the submission's), the
+/// time breakdown per test named after it, the period every test's seconds.
+#[test]
+fn separate_runs_give_one_job_each_and_per_io_totals_over_their_own_seconds() {
+    let mut i = Inputs::new("mark", &[], Status::Ok);
+    i.recorded = Recorded::runs(vec![
+        fileio_run("SEQ1M Q8T1 read", false, (100, 1 << 20, 8_000_000), 8),
+        fileio_run("RND4K Q1T1 read", false, (300, 4096, 100_000), 1),
+        fileio_run("RND4K Q1T1 write", true, (50, 4096, 200_000), 1),
+    ]);
+    let r = build(i);
+    assert_eq!(r.period_s, 6.0);
+    let bytes = 100.0 * 1048576.0 + 300.0 * 4096.0;
+    assert_eq!((r.read.ops, r.read.bytes), (400, bytes as u64));
+    assert_eq!(r.read.iops, 400.0 / 4.0);
+    assert_eq!(r.read.bw_mb_per_s, bytes / 4.0 / 1e6);
+    assert_eq!(r.read.bw_mib_per_s, bytes / 4.0 / 1048576.0);
+    // the queued test's completions (8 ms), not its submissions (1 µs)
+    assert_eq!(r.read.lat.count, 400);
+    assert_eq!(r.read.lat.max_ns, 8_000_000);
+    assert_eq!(r.read.lat.min_ns, 100_000);
+    assert_eq!(r.read.lat.sum_ns, 100 * 8_000_000 + 300 * 100_000);
+    assert_eq!((r.write.ops, r.write.iops), (50, 25.0));
+    assert_eq!(r.write.bw_mb_per_s, 50.0 * 4096.0 / 2.0 / 1e6);
+    let names: Vec<&str> = r.jobs.iter().map(|j| j.job.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["SEQ1M Q8T1 read", "RND4K Q1T1 read", "RND4K Q1T1 write"]
+    );
+    assert_eq!((r.jobs[0].read.ios, r.jobs[0].read.iops), (100, 50.0));
+    let who: Vec<&str> = r.time.iter().map(|t| t.who.as_str()).collect();
+    assert_eq!(who, ["all", names[0], names[1], names[2]]);
+    assert_eq!(r.time[0].wall_ns, 6_000_000_000);
+    // two loops of a test as one (an even count's median): each thread added up
+    let mut two = fileio_run("t", false, (10, 4096, 1_000), 1);
+    two.then(&fileio_run("t", false, (30, 4096, 3_000), 1));
+    let t = two.threads.as_ref().unwrap();
+    assert_eq!(
+        (t.period_s, t.threads.len(), t.threads[0].read.ios),
+        (4.0, 1, 40)
+    );
+    assert_eq!(two.jobs[0].stats.read.ios, 40);
+}

@@ -100,13 +100,14 @@ pub struct MarkJob {
 }
 
 /// Run one test's fileio job silently, through the same execution path as `iomark
-/// fileio`; returns its RunResult (in memory) or the exit code.
+/// fileio`; returns its RunResult and what its recorder measured (in memory) or the
+/// exit code.
 fn run_fileio(
     mut job: FileioJob,
     samples: bool,
     pb: &MarkBar,
     emit: &dyn crate::run::sysbench::Emit,
-) -> Result<RunResult, i32> {
+) -> Result<(RunResult, result::Recorded), i32> {
     // the `--live` view draws from the samples (run/live.rs)
     job.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
@@ -319,7 +320,7 @@ fn run_test(
         crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         let test = fileio_job(t, job.size, job.time_s, dir);
         // every loop is sampled: the mark result's series is its median loops'
-        let r = run_fileio(test, true, mb, emit.fileio()).map_err(|code| Stopped {
+        let (r, rec) = run_fileio(test, true, mb, emit.fileio()).map_err(|code| Stopped {
             code,
             what: format!("in {}", t.name()),
         })?;
@@ -328,7 +329,7 @@ fn run_test(
                 warnings.push(loop_warning(w, t, (i, job.loops)));
             }
         }
-        let mut m = measured(t, &r);
+        let mut m = measured(t, &r, rec);
         if job.plot.is_some() {
             m.result = Some(Box::new(r));
         }

@@ -8,12 +8,12 @@
 use super::{MarkJob, Test};
 use crate::probe::diagnosis::Diagnosis;
 use crate::result::{
-    self, JobInfo, JobResult, Latency, OpStats, Phase, RunResult, Sample, Series, Status,
-    TimeFinding, TimeShare, Warning,
+    self, JobInfo, Latency, Phase, Recorded, RunResult, Sample, Series, Status, TimeFinding,
+    Warning,
 };
 
 /// The numbers of one loop of one test (decimal MB/s, µs).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Measured {
     /// bytes moved (read + written)
     pub bytes: u64,
@@ -35,21 +35,17 @@ pub struct Measured {
     pub lat: Option<Latency>,
     /// the loop's fileio result (kept for `--plot`)
     pub result: Option<Box<RunResult>>,
-    /// the loop's job with its histograms, named after the test (the mark result's
-    /// `jobs`)
-    pub job: Option<Box<JobResult>>,
-    /// the loop's reads and writes, each with its per-I/O latency (submission to
-    /// completion: the event's at Q1, the completion latency at QD > 1)
-    pub dirs: [OpStats; 2],
-    /// where the loop's time went (its fileio result's breakdown, its threads added
-    /// up), named after the test
-    pub time: Option<TimeShare>,
+    /// what the recorder measured in the loop (its fileio run: the job's record, named
+    /// after the test, and its threads apart): the mark result's jobs, totals and time
+    /// breakdown are built from it (result/build/fileio.rs `runs`)
+    pub record: Option<Box<Recorded>>,
     /// the loop over time: its fileio result's samples and the findings read from them
     pub series: Option<Series>,
 }
 
-/// Turn a fileio `RunResult` of test `t` into the figures `mark` reports.
-pub fn measured(t: &Test, r: &RunResult) -> Measured {
+/// Turn a fileio `RunResult` of test `t` and what its recorder measured (`rec`) into
+/// the figures `mark` reports.
+pub fn measured(t: &Test, r: &RunResult, rec: Recorded) -> Measured {
     let ops = r.read.ops + r.write.ops;
     let bytes = r.read.bytes + r.write.bytes;
     let secs = crate::result::positive_secs(r.period_s);
@@ -74,18 +70,17 @@ pub fn measured(t: &Test, r: &RunResult) -> Measured {
         p99_us,
         lat: lat.cloned(),
         result: None,
-        job: r.jobs.first().map(|j| {
-            let mut j = j.clone();
-            j.job.name = t.name();
-            Box::new(j)
-        }),
-        dirs: [per_io(&r.read, t.slot.qd), per_io(&r.write, t.slot.qd)],
-        time: r.time.first().map(|x| TimeShare {
-            who: t.name(),
-            ..x.clone()
-        }),
+        record: Some(Box::new(named(rec, &t.name()))),
         series: r.series.clone(),
     }
+}
+
+/// The loop's record named after its test (the job of the mark result).
+fn named(mut rec: Recorded, name: &str) -> Recorded {
+    for j in &mut rec.jobs {
+        j.job.name = name.into();
+    }
+    rec
 }
 
 /// `b` after `a` on one time line: `b`'s samples and findings moved to after `a`'s
@@ -122,37 +117,6 @@ fn joined<'a>(all: impl IntoIterator<Item = Option<&'a Series>>) -> Option<Serie
         })
 }
 
-/// One direction of a loop with the per-I/O latency as its `lat` (see [`measured`]).
-fn per_io(d: &OpStats, qd: u32) -> OpStats {
-    let mut d = d.clone();
-    if qd > 1 {
-        d.lat = d.clat.take().unwrap_or_default();
-    }
-    d.clat = None;
-    d
-}
-
-/// The top-level figures of one direction (0: reads, 1: writes) of a mark result: the
-/// median loops of the tests that moved data that way added up (ops, bytes, latency
-/// over their histograms), rates over those loops' own seconds — with one such test,
-/// exactly the figures of its table row.
-pub fn dir_totals(rows: &[Row], dir: usize) -> OpStats {
-    let mine: Vec<&Measured> = rows
-        .iter()
-        .map(|r| &r.median)
-        .filter(|m| m.dirs[dir].ops > 0)
-        .collect();
-    let ops: u64 = mine.iter().map(|m| m.dirs[dir].ops).sum();
-    let bytes: u64 = mine.iter().map(|m| m.dirs[dir].bytes).sum();
-    let secs: f64 = mine.iter().map(|m| m.seconds).sum();
-    let lats: Vec<&Latency> = mine.iter().map(|m| &m.dirs[dir].lat).collect();
-    let lat = match lats.as_slice() {
-        [one] => (*one).clone(),
-        _ => crate::result::hist::merge_latency(&lats),
-    };
-    OpStats::over(ops, bytes, secs, lat)
-}
-
 /// Median of the loops by MB/s, with best and worst MB/s. An odd count: the middle
 /// loop. An even count: the mean of the two middle loops ([`mean_of`]), as the median
 /// of an even count is defined — not the lower one, which `--loops=2` would make the
@@ -173,7 +137,9 @@ pub fn median(loops: &[Measured]) -> Option<(Measured, f64, f64)> {
 
 /// The mean of two loops `lo` and `hi` (by MB/s): MB/s, MiB/s and IOPS are the means of
 /// the two; operations, bytes and seconds add up, and the latency is over both loops'
-/// I/O (their histograms merged); the job record and the charts (`--plot`) are `lo`'s.
+/// I/O (their histograms merged), the recorder's records of both loops added up by its
+/// merge (the job, the totals and the time breakdown over both loops); the charts
+/// (`--plot`) are `lo`'s.
 fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
     let merge = |a: &Latency, b: &Latency| crate::result::hist::merge_latency(&[a, b]);
     let lat = match (&lo.lat, &hi.lat) {
@@ -181,14 +147,13 @@ fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
         (a, b) => a.clone().or_else(|| b.clone()),
     };
     let seconds = lo.seconds + hi.seconds;
-    let dir = |i: usize| {
-        let (a, b) = (&lo.dirs[i], &hi.dirs[i]);
-        OpStats::over(
-            a.ops + b.ops,
-            a.bytes + b.bytes,
-            seconds,
-            merge(&a.lat, &b.lat),
-        )
+    let record = match (&lo.record, &hi.record) {
+        (Some(a), Some(b)) => {
+            let mut r = a.clone();
+            r.then(b);
+            Some(r)
+        }
+        (a, b) => a.clone().or_else(|| b.clone()),
     };
     Measured {
         bytes: lo.bytes + hi.bytes,
@@ -203,12 +168,7 @@ fn mean_of(lo: &Measured, hi: &Measured) -> Measured {
             .and_then(|l| l.percentiles_ns.get("99").map(|v| *v as f64 / 1e3)),
         lat,
         result: lo.result.clone(),
-        job: lo.job.clone(),
-        dirs: [dir(0), dir(1)],
-        time: match (&lo.time, &hi.time) {
-            (Some(a), Some(b)) => Some(TimeShare::total(&a.who, &[a.clone(), b.clone()])),
-            (a, b) => a.clone().or_else(|| b.clone()),
-        },
+        record,
         // both loops' samples: the series adds up to the bytes above
         series: joined([lo.series.as_ref(), hi.series.as_ref()]),
     }
@@ -296,8 +256,9 @@ pub fn target_line(d: &Diagnosis) -> String {
     format!("target: {} — {}; {}", d.target, parts.join(", "), ceiling)
 }
 
-/// The builder's inputs of a mark run: command `mark`, one phase and one job per
-/// finished test (the median loop), the diagnosis of the target, how it ended.
+/// The builder's inputs of a mark run: command `mark`, one phase and the recorder's
+/// record per finished test (the median loop), the diagnosis of the target, how it
+/// ended.
 pub fn inputs(
     job: &MarkJob,
     rows: &[Row],
@@ -324,21 +285,13 @@ pub fn inputs(
     i.page_cache = Some(page_cache(job));
     i.targets = vec![diag.clone()];
     i.phases = rows.iter().map(phase_of).collect();
-    let jobs = rows
-        .iter()
-        .filter_map(|r| r.median.job.as_deref().cloned())
-        .collect();
-    i.recorded = result::Recorded::built(
-        jobs,
-        result::Totals {
-            read: dir_totals(rows, 0),
-            write: dir_totals(rows, 1),
-            period_s: Some(rows.iter().map(|r| r.median.seconds).sum()),
-            fsync: None,
-        },
+    // the jobs, the totals and the time breakdown: from what the recorder measured in
+    // each test's median loop
+    i.recorded = Recorded::runs(
+        rows.iter()
+            .filter_map(|r| r.median.record.as_deref().cloned())
+            .collect(),
     );
-    // each test's time breakdown: its median loop's
-    i.recorded.time = rows.iter().filter_map(|r| r.median.time.clone()).collect();
     // over time: the median loops one after the other, each with the findings read
     // from its own samples
     if let Some(s) = joined(rows.iter().map(|r| r.median.series.as_ref())) {
@@ -373,8 +326,10 @@ pub fn result(job: &MarkJob, rows: &[Row], diag: &Diagnosis, warnings: Vec<Warni
 mod median_tests {
     use super::*;
 
-    /// A loop of `mb_s` MB/s over 1 s with `lat_us` µs per I/O (10 I/Os).
+    /// A loop of `mb_s` MB/s over 1 s with `lat_us` µs per I/O (10 reads at Q1), with
+    /// its recorder's record.
     fn at(mb_s: f64, lat_us: u64) -> Measured {
+        use crate::stats::{job::JobStats, EventKind};
         let lat = Latency {
             count: 10,
             sum_ns: lat_us * 10_000,
@@ -384,6 +339,18 @@ mod median_tests {
             ..Default::default()
         };
         let bytes = (mb_s * 1e6) as u64;
+        let mut t = JobStats::thread(false);
+        for _ in 0..10 {
+            t.event(EventKind::Read, lat_us * 1000, false);
+            t.io_done(EventKind::Read, bytes / 10);
+        }
+        let threads = result::Threads {
+            period_s: 1.0,
+            total_time_s: 1.0,
+            threads: vec![t.settled()],
+            ..Default::default()
+        };
+        let job = crate::result::job::EffectiveJob::default();
         Measured {
             bytes,
             ops: 10,
@@ -393,7 +360,7 @@ mod median_tests {
             iops: 10.0,
             mean_us: lat_us as f64,
             lat: Some(lat.clone()),
-            dirs: [OpStats::over(10, bytes, 1.0, lat), OpStats::default()],
+            record: Some(Box::new(Recorded::fileio(job, threads, 0))),
             ..Default::default()
         }
     }
@@ -447,7 +414,20 @@ mod median_tests {
         assert_eq!((m.ops, m.seconds, m.iops), (20, 2.0, 10.0));
         // the latency is over both loops' I/O
         assert_eq!(m.mean_us, 30.0);
-        assert_eq!(m.dirs[0].bw_mb_per_s, 200.0);
+        // the recorder's records of both loops added up: the totals over both
+        let mut i = result::Inputs::new("mark", &[], Status::Ok);
+        i.recorded = Recorded::runs(vec![*m.record.clone().unwrap()]);
+        let r = result::build(i);
+        assert_eq!(
+            (r.read.ops, r.read.bytes, r.period_s),
+            (20, 400_000_000, 2.0)
+        );
+        assert_eq!((r.read.bw_mb_per_s, r.read.iops), (200.0, 10.0));
+        assert_eq!(r.read.lat.mean_ns, 30_000);
+        assert_eq!(
+            (r.jobs.len(), r.jobs[0].threads, r.jobs[0].read.ios),
+            (1, 1, 20)
+        );
         let (m, ..) = median(&[at(400.0, 1), at(100.0, 1), at(300.0, 1), at(200.0, 1)]).unwrap();
         assert_eq!(m.mb_s, 250.0);
         let (m, best, worst) = median(&[at(300.0, 1), at(100.0, 1), at(200.0, 1)]).unwrap();

@@ -113,7 +113,8 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> 
 }
 
 /// Run `job` (its `run` command only) and hand back its RunResult in memory, as
-/// `mark` does for each of its tests: the same checks as [`execute`] before the run
+/// `mark` does for each of its tests, with what its recorder measured: the same checks
+/// as [`execute`] before the run
 /// (io_uring probed first), no `--json` file. `Err`: the exit code (the messages went
 /// to `console`).
 /// `live`, when given, gets the rates of each sample (`mark`'s bar shows them); `emit`
@@ -123,7 +124,7 @@ pub fn run_for_result(
     console: &Arc<Console>,
     live: Option<Arc<crate::run::sampler::LiveRates>>,
     emit: &dyn Emit,
-) -> Result<RunResult, i32> {
+) -> Result<(RunResult, crate::result::Recorded), i32> {
     let signals = Signals::install();
     if job.io_mode == IoMode::Async {
         if let Err(msg) = crate::engine::io_uring::probe() {

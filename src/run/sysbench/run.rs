@@ -87,8 +87,8 @@ struct Ran {
     live: Option<Arc<crate::run::sampler::LiveRates>>,
 }
 
-/// `run`: the exit code, and the run's RunResult when `keep` asks for it (`mark`,
-/// which reads it in memory). The reports are rendered by `emit` and the result is
+/// `run`: the exit code, and the run's RunResult with what its recorder measured when
+/// `keep` asks for them (`mark`, which reads them in memory). The reports are rendered by `emit` and the result is
 /// written into the outputs it declared (`--json`, checked and its write rehearsed;
 /// `--plot`); an output that cannot be written is its FATAL line and exit 1 unless the
 /// run ends with another code.
@@ -98,7 +98,7 @@ pub(super) fn run(
     signals: &Signals,
     emit: &dyn Emit,
     (keep, live): (bool, Option<Arc<crate::run::sampler::LiveRates>>),
-) -> (i32, Option<RunResult>) {
+) -> (i32, Option<(RunResult, Recorded)>) {
     let r = match ready(job, console, emit) {
         Ok(r) => r,
         Err(code) => return (code, None),
@@ -141,12 +141,14 @@ pub(super) fn run(
         seed: seed_used,
     };
     // many hosts (src/ranks/): rank 0 reports the aggregate of every rank
-    let rr = crate::ranks::conclude(end_inputs(job, &r, snap, &end, &mut ran));
+    let inputs = end_inputs(job, &r, snap, &end, &mut ran);
+    let recorded = keep.then(|| inputs.recorded.clone());
+    let rr = crate::ranks::conclude(inputs);
     print_report(job, (console, emit), &rr, end.failure.is_some(), &ran);
     notes_after(job, &rr, (console, emit), &end);
     let lost_output = !emit.save(&rr, true, console);
     keep_history(job, &rr, console);
-    let kept = keep.then_some(rr);
+    let kept = recorded.map(|rec| (rr, rec));
     drop(r.files);
     if ran.forced {
         // sysbench's code of a forced shutdown, nothing more printed
