@@ -1558,6 +1558,24 @@ fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<
     rows
 }
 
+/// Each failed job of `r` in one line: its name, how many of its threads ended in error
+/// and the first thread's failure as it was said (`job 'x': 2 threads ended in error,
+/// first: file:backend.c:1450, func=iosched_switch, error=Invalid argument`).
+fn failures(r: &RunResult) -> Vec<String> {
+    r.jobs
+        .iter()
+        .filter_map(|j| {
+            let first = j.thread_failures.first().and_then(|t| t.lines.first());
+            let said = first.or(j.failure.as_ref())?;
+            let threads = match j.failed_threads {
+                0 | 1 => "a thread ended in error".to_string(),
+                n => format!("{n} threads ended in error"),
+            };
+            Some(format!("job '{}': {threads}, first: {said}", j.job.name))
+        })
+        .collect()
+}
+
 /// The ids of `r`'s warnings in order, each once.
 fn warning_ids(r: &RunResult) -> Vec<String> {
     let mut v: Vec<String> = vec![];
@@ -1575,7 +1593,10 @@ fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
     let partial = g.members.iter().find_map(|&m| match results[m].status {
         crate::result::Status::Ok => None,
         crate::result::Status::Interrupted => Some("interrupted".to_string()),
-        crate::result::Status::Failed => Some("failed".into()),
+        crate::result::Status::Failed => Some(match failures(&results[m]).first() {
+            Some(f) => format!("failed ({f})"),
+            None => "failed".into(),
+        }),
         crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
     });
     Column {

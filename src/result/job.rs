@@ -682,13 +682,15 @@ pub struct JobResult {
     /// (not saved: the run's exit code reads it)
     #[serde(skip)]
     pub failure_said: bool,
-    /// threads that ended in error, in the run or in their setup (not saved: the fio
-    /// persona's exit code counts them, as fio 3.33's exit value does)
-    #[serde(skip)]
+    /// threads that ended in error, in the run or in their setup (the fio persona's
+    /// exit code counts them, as fio 3.33's exit value does; kept, so compare and
+    /// history say how many failed)
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub failed_threads: u32,
-    /// each thread a failure ended, in order (not saved: the lines said on stderr and
-    /// fio's `fio: pid=…` lines are made from them)
-    #[serde(skip)]
+    /// each thread a failure ended, in order: its id, errno and the lines said of it
+    /// (stderr's lines and fio's `fio: pid=…` lines are made from them; kept, so compare
+    /// and history name the failure)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub thread_failures: Vec<ThreadFailure>,
     /// zone resets of a `zonemode=zbd` job
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -199,3 +199,46 @@ fn ratemin_not_met_reports_eio_after_fios_settle_period() {
         t.stdout
     );
 }
+
+/// A run whose job threads failed keeps each thread's failure in its RunResult: how many
+/// threads ended in error and each one's errno and line; compare's column says why the
+/// run is partial with the first of them — two threads, each failing its 10th write
+/// with EIO (an injected fault). (A failed run is not kept in the history.)
+#[test]
+fn a_failed_runs_thread_failures_are_kept_and_compared() {
+    let d = scratch();
+    let args = [
+        "--name=w",
+        "--filename=f",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=write",
+    ];
+    let more = ["--numjobs=2", "--group_reporting", "--json=r.json"];
+    let o = run_fault(d.path(), "write:eio@10", &[&args[..], &more[..]].concat());
+    assert_eq!(o.code, 1, "{}", o.dump());
+    let kept = d.path().join("r.json");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    let j = &r["jobs"][0];
+    assert_eq!(j["failed_threads"], 2, "{j}");
+    let t = j["thread_failures"].as_array().unwrap();
+    assert_eq!(t.len(), 2, "{j}");
+    for f in t {
+        assert_eq!(f["errno"], libc::EIO, "{f}");
+        assert!(
+            f["lines"][0].as_str().unwrap().contains("offset 36864"),
+            "{f}"
+        );
+    }
+    let c = Iomark::new()
+        .args(["compare", kept.to_str().unwrap()])
+        .run();
+    assert_eq!(c.code, 0, "{}", c.dump());
+    let partial = "PARTIAL: the run failed (job 'w': 2 threads ended in error, first: ";
+    let line = c.stdout.lines().find(|l| l.contains(partial));
+    assert!(
+        line.is_some_and(|l| l.contains("offset 36864")),
+        "{}",
+        c.stdout
+    );
+}
