@@ -29,9 +29,13 @@ pub(crate) struct Plan {
     pub align: u64,
     /// bytes to move before stopping (0 = unlimited)
     pub byte_limit: u64,
-    /// bytes of one pass over the files (each region's whole blocks of `align`): fio
+    /// bytes of one pass over the files (each region's whole blocks of `align`; the
+    /// regions' bytes, whole blocks or not, for a job whose files are never done): fio
     /// re-opens the files, and so drops their page cache, at every new pass
     pub pass_bytes: u64,
+    /// a random job whose files are never done ([`endless_random`]): its loops end by
+    /// their bytes
+    pub endless: bool,
     /// bytes issued (reads and writes) after which a time-based writer with `verify=`
     /// stops to verify what it wrote, then goes on (0: never; [`verify_cycle_bytes`])
     pub verify_cycle: u64,
@@ -192,6 +196,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         align: 1,
         byte_limit: 0,
         pass_bytes: 0,
+        endless: false,
         verify_cycle: 0,
         verify_rounds: 0,
         mix_rounds: None,
@@ -237,6 +242,22 @@ fn size_cap(job: &FioJob, bytes: u64) -> u64 {
         Some(SizeSpec::Bytes(b)) if b > 0 => bytes.min(b),
         _ => bytes,
     }
+}
+
+/// A random job whose files are never done — `norandommap` (which a skewed
+/// `random_distribution` implies) without fio's LFSR, or a non-uniform
+/// `file_service_type`, which starts a file at its end over at once: fio 3.33 ends its
+/// loop by the bytes issued only, at the job's `size` (the smaller of `size=` and the
+/// files' I/O sizes, whole blocks or not: `size=1m nrfiles=3 bs=4k` is 256 requests,
+/// one more than the files' 255 whole blocks).
+fn endless_random(job: &FioJob) -> bool {
+    use crate::job::model::FileService as F;
+    let unmapped = job.norandommap && job.more.zones.random_generator != Some(RandGen::Lfsr);
+    let restarts = matches!(
+        job.tuning.file_service.0,
+        F::Zipf(_) | F::Pareto(_) | F::Normal(_)
+    );
+    job.rw.random() && (unmapped || restarts)
 }
 
 /// I/O region of a file: (first byte, length), bytes.
@@ -308,7 +329,7 @@ pub(crate) fn files_for(
     for p in paths {
         let existing = laid.size(&p);
         let base = base_offset(job, existing);
-        let start = base.saturating_add(u64::from(t).saturating_mul(job.more.offset_increment));
+        let start = base.saturating_add(increment_of(job, t));
         let len = match (job.filesize, job.size) {
             (Some(range), _) => {
                 sizes
@@ -499,9 +520,29 @@ fn under_dir(dir: Option<&Path>, name: &str) -> PathBuf {
     }
 }
 
+/// fio 3.33's `subjob_number` of clone `t` of `job` (0 the job itself): fio adds the
+/// clones counting down (`add_job`: the first clone is `numjobs − 1`, the last 1), so
+/// with `numjobs=4` the thread after the job's own names its files `j.3.*` while its
+/// seeds are the second thread's. The clone's file names, `directory`, `offset_increment`,
+/// `read_iolog` name and net port go by it.
+pub(crate) fn subjob(job: &FioJob, t: u32) -> u32 {
+    match t {
+        0 => 0,
+        t => job.numjobs.saturating_sub(t).max(1),
+    }
+}
+
+/// Where clone `t`'s region starts past the job's offset: its [`subjob`] number times
+/// `offset_increment`.
+fn increment_of(job: &FioJob, t: u32) -> u64 {
+    u64::from(subjob(job, t)).saturating_mul(job.more.offset_increment)
+}
+
 /// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
-/// names, a net job's socket, and `opendir`'s files; an error when there are none.
+/// names (by its [`subjob`] number), a net job's socket, and `opendir`'s files; an
+/// error when there are none.
 pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
+    let t = subjob(job, t);
     let fmt = job
         .more
         .filename_format
@@ -575,7 +616,7 @@ fn base_offset(job: &FioJob, existing: Option<u64>) -> u64 {
 
 /// The log thread `t` of `job` replays (`read_iolog`).
 fn load_replay(job: &FioJob, t: u32) -> Result<replay::Replay, RunError> {
-    replay::load(&job.more.replay, t).map_err(|why| RunError::Plan {
+    replay::load(&job.more.replay, subjob(job, t)).map_err(|why| RunError::Plan {
         job: job.name.clone(),
         why,
     })
@@ -589,7 +630,7 @@ fn replay_files(job: &FioJob, t: u32, r: &replay::Replay) -> (Vec<FileSpec>, Vec
     let mut regions = Vec::with_capacity(r.files.len());
     for (name, &end) in r.files.iter().zip(&r.file_end) {
         // fio's iolog add_file: under clone t's directory
-        let p = under_dir(job.dir_of(t), name);
+        let p = under_dir(job.dir_of(subjob(job, t)), name);
         let size = dataset::existing_size(&p).unwrap_or(0).max(end);
         out.push(FileSpec {
             path: p,
@@ -833,6 +874,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
     // pass there: fio's size is the smaller of the two)
     let pass_bytes: u64 = match replay {
         Some(_) => 0,
+        None if endless_random(job) => size_cap(job, regions.iter().map(|r| r.1).sum()),
         None => size_cap(job, regions.iter().map(|r| r.1 / align * align).sum()),
     };
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
@@ -861,6 +903,7 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
         align,
         byte_limit,
         pass_bytes,
+        endless: endless_random(job),
         verify_cycle,
         verify_rounds,
         mix_rounds,

@@ -287,7 +287,7 @@ fn drive_no_descriptor(
         opts: m.net.clone(),
         reads: job.rw.reads(),
         writes: job.rw.writes(),
-        subjob: plan.thread,
+        subjob: crate::run::fio::plan::subjob(job, plan.thread),
         runtime: job.runtime.map(|r| r + job.ramp_time),
     };
     let r = drive(plan, t, spec, d);

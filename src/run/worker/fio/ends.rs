@@ -124,7 +124,8 @@ impl Worker<'_> {
 
     /// A new loop of fio's thread (its `clear_io_state`), the one hook of every path
     /// that starts one — the files found done ([`Worker::file_ended`]), a random
-    /// file's full map on the plain path, a pass's bytes issued (`Uses::repass`): the
+    /// file's full map on the plain path, a pass's bytes issued (`Uses::repass`, and on
+    /// an engine that queues a job whose files are never done, `Uses::bytes_loop`): the
     /// files still open are closed (fio's `close_files`: `write_iolog`'s `close` lines,
     /// the next request opens its file again), the random maps start empty and, under
     /// fio's `rand_repeatable` (`Picking::repeat`), its generators are seeded again —

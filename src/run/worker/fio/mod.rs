@@ -282,6 +282,10 @@ struct Uses {
     /// sequential walk without holes); otherwise a pass ends only when the files start
     /// over ([`Worker::new_pass`])
     repass: bool,
+    /// a loop of a random job whose files are never done
+    /// (`Plan::endless`) ends at its pass's bytes issued on an
+    /// engine that queues (fio's do_io `bytes_issued`), a new loop following
+    bytes_loop: bool,
     /// a new pass of a time-based job starts with the queue as it is: fio 3.33 moves
     /// the file's position back and drops its cache in place (io_u.c's time-based
     /// wrap of a random job, or of a sequential one over one file), where a new loop

@@ -1023,6 +1023,13 @@ impl<'a> FioRules<'a> {
                 self.w.bytes_loop_end();
             }
             end
+        } else if self.uses.bytes_loop {
+            // fio's do_io ends the loop at its bytes issued; the next is a new loop
+            let end = sized > 0 && self.w.pass_step(sized);
+            if end {
+                self.w.new_loop();
+            }
+            end
         } else {
             self.uses.recache && std::mem::take(&mut self.w.new_pass)
         };

@@ -240,13 +240,19 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         // random map full, a sequential walk at the files' ends; a random job without a
         // map and a walk with holes never fill a pass (fio 3.33 drops the cache only
         // when a file starts over: `get_next_rand_block` never fails without a map)
+        // (a random job whose files are never done has no such pass: `bytes_loop`)
         repass: recache
+            && !plan.endless
             && if work.pick.rw.random() {
                 maps_all
             } else {
                 work.pick.rw_suffix <= 0
             },
         wrap: work.limits.time_based && (work.pick.rw.random() || plan.files.len() == 1),
+        bytes_loop: plan.thread_job.engine.queues()
+            && !work.limits.time_based
+            && plan.pass_bytes > 0
+            && plan.endless,
     }
 }
 
@@ -781,7 +787,7 @@ impl<'a> Worker<'a> {
             // `get_next_rand_block` resets the file and asks again)
             let b = match l.next() {
                 Some(b) => b,
-                None if work.limits.time_based => {
+                None if work.limits.time_based || self.fsvc.nonuniform() => {
                     l.restart();
                     l.next()?
                 }
@@ -793,7 +799,10 @@ impl<'a> Worker<'a> {
             }
             o
         } else if let Some(m) = &mut self.maps[file] {
-            if m.full() && !work.limits.time_based {
+            // a time-based job, or a non-uniform file service, starts a full map over
+            // in place (fio's `get_next_rand_block` resets the file and draws again)
+            let over = work.limits.time_based || self.fsvc.nonuniform();
+            if m.full() && !over {
                 self.done_draw();
                 return None;
             }
@@ -1036,8 +1045,6 @@ impl<'a> Worker<'a> {
         (t0, self.clock.now() + self.clock.ticks(rest))
     }
 
-    /// Count `bs` issued bytes against the pass; true when this request ended it.
-    #[inline]
     /// A mixed job's new round starts each direction at the start of its files again,
     /// as fio's reopen of the files between rounds does (`fio_file_reset`).
     pub(super) fn restart_seq(&mut self) {
@@ -1047,6 +1054,8 @@ impl<'a> Worker<'a> {
         self.round_eof = false;
     }
 
+    /// Count `bs` issued bytes against the pass; true when this request ended it.
+    #[inline]
     pub(super) fn pass_step(&mut self, bs: u64) -> bool {
         self.pass_left = self.pass_left.saturating_sub(bs);
         if self.pass_left > 0 {

@@ -1,0 +1,83 @@
+//! The numbers of a job's clones side by side with fio 3.33: fio adds the clones
+//! counting down (`subjob_number`: with `numjobs=4` the second thread is clone 3, the
+//! last one clone 1) while each thread's seeds go by its place among the threads, so
+//! the file `j.1.0` gets the offsets of the job's last thread. The clone's file names
+//! and its `offset_increment` start go by that number: the `write_iolog` of each clone
+//! is fio's, offsets and all.
+
+use crate::util::*;
+use std::path::Path;
+
+/// The clones' logs in the `write_iolog` at `path`, each without its times, sorted
+/// (fio appends each clone's log at its end, in the order they end).
+fn logs(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut all: Vec<Vec<String>> = Vec::new();
+    for l in text.lines() {
+        if l.starts_with("fio version") {
+            all.push(Vec::new());
+            continue;
+        }
+        let rest = l.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+        all.last_mut().expect("a version line first").push(rest);
+    }
+    all.sort();
+    all
+}
+
+/// The clones' logs of `args` under fio 3.33 and iomark as `fio`.
+fn both(args: &[&str]) -> [Vec<Vec<String>>; 2] {
+    let d = scratch();
+    ["fio", "iomark"].map(|tool| {
+        let w = d.path().join(tool);
+        std::fs::create_dir_all(&w).unwrap();
+        let o = fio_or_ours(tool, d.path())
+            .dir(&w)
+            .args(["--name=j", "--rw=randread", "--bs=4k", "--ioengine=psync"])
+            .args(["--write_iolog=j.log", "--output=/dev/null"])
+            .args(args)
+            .run();
+        assert_eq!(o.code, 0, "{tool} {args:?}: {}", o.dump());
+        logs(&w.join("j.log"))
+    })
+}
+
+/// 3 to 5 clones of a random read of 64 KiB, each over its own file `j.N.0`: every
+/// clone's log names its one file and reads 16 blocks, and which file reads which
+/// offsets is fio's (fio's second thread is clone `numjobs − 1`).
+#[test]
+fn the_clones_files_get_fios_offsets() {
+    require_fio();
+    for n in [3u32, 4, 5] {
+        let nj = format!("--numjobs={n}");
+        let args = [nj.as_str(), "--size=64k"];
+        let [fio, io] = both(&args);
+        assert_eq!(io.len(), n as usize, "{args:?}: {io:#?}");
+        for log in &io {
+            assert_eq!(log.iter().filter(|l| l.contains(" read ")).count(), 16);
+        }
+        assert_eq!(io, fio, "{args:?}: iomark's clones differ from fio's");
+    }
+}
+
+/// Four clones over one file `f` of 64 KiB with `offset_increment=16k`: clone N's
+/// region starts N × 16 KiB in, its 4 reads drawn with its thread's seed — fio's
+/// offsets, clone for clone.
+#[test]
+fn offset_increment_goes_by_fios_clone_number() {
+    require_fio();
+    let args = [
+        "--numjobs=4",
+        "--filename=f",
+        "--filesize=64k",
+        "--size=16k",
+        "--offset_increment=16k",
+    ];
+    let [fio, io] = both(&args);
+    assert_eq!(io.len(), 4, "{io:#?}");
+    for log in &io {
+        let reads = log.iter().filter(|l| l.contains(" read ")).count();
+        assert_eq!(reads, (16 << 10) / 4096, "{log:#?}");
+    }
+    assert_eq!(io, fio, "iomark's clones differ from fio's");
+}
