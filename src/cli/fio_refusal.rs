@@ -238,9 +238,17 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
 /// Whether a refusal of `key` carries fio 3.33's own line as its reason, printed before
 /// `failed parsing`: a CPU set naming CPUs this machine lacks (job/fio/args.rs: `fio: CPU
 /// 100 too large (max=1)`), a bssplit over 100% (`fio: bssplit percentages add to more
-/// than 100%`).
+/// than 100%`), a zipf, pareto or normal parameter out of fio's range (`fio: zipf theta
+/// must different than 1.0`, of `random_distribution` or `file_service_type`).
 fn own_line(key: &str, why: &str) -> bool {
-    matches!(key, "cpus_allowed" | "cpumask" | "bssplit") && why.starts_with("fio: ")
+    let keys = [
+        "cpus_allowed",
+        "cpumask",
+        "bssplit",
+        "random_distribution",
+        "file_service_type",
+    ];
+    keys.contains(&key) && why.starts_with("fio: ")
 }
 
 /// fio's lines for an engine it cannot load.
