@@ -140,3 +140,24 @@ fn write_iolog_to_dev_null_runs_as_fios_and_writes_nothing() {
     assert!(o.stderr.contains("a symbolic link"), "{}", o.dump());
     assert!(w.join("a.log").is_symlink());
 }
+
+#[test]
+fn a_numa_node_this_machine_lacks_is_refused_while_parsing_as_fios() {
+    require_fio();
+    let d = scratch();
+    // node 1023: past any machine this runs on (libnuma's single node's and range end's
+    // words differ)
+    for nodes in ["1023", "0-1023", "1023-x"] {
+        let job = format!("[x]\nsize=64k\nnuma_cpu_nodes={nodes}\n");
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        for args in [vec!["--name=x", "--size=64k", opt.as_str()], vec!["j.fio"]] {
+            let [fio, ours] = both_in(d.path(), &[("j.fio", &job)], &args);
+            assert_eq!(fio.0, 1, "{args:?}: {fio:?}");
+            assert!(
+                fio.2.starts_with("libnuma: Warning: node argument 1023"),
+                "{fio:?}"
+            );
+            assert_eq!(ours, fio, "{args:?}");
+        }
+    }
+}
