@@ -238,9 +238,17 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
 /// Whether a refusal of `key` carries fio 3.33's own line as its reason, printed before
 /// `failed parsing`: a CPU set naming CPUs this machine lacks (job/fio/args.rs: `fio: CPU
 /// 100 too large (max=1)`), a bssplit over 100% (`fio: bssplit percentages add to more
-/// than 100%`).
+/// than 100%`), a zipf, pareto or normal parameter out of fio's range (`fio: zipf theta
+/// must different than 1.0`, of `random_distribution` or `file_service_type`).
 fn own_line(key: &str, why: &str) -> bool {
-    matches!(key, "cpus_allowed" | "cpumask" | "bssplit") && why.starts_with("fio: ")
+    let keys = [
+        "cpus_allowed",
+        "cpumask",
+        "bssplit",
+        "random_distribution",
+        "file_service_type",
+    ];
+    keys.contains(&key) && why.starts_with("fio: ")
 }
 
 /// fio's lines for an engine it cannot load.
@@ -493,11 +501,18 @@ fn unit_line(key: &str, value: &str) -> Option<String> {
 }
 
 /// What libnuma's `numa_parse_nodestring` (which fio 3.33's `numa_cpu_nodes` callback
-/// calls) warns of a node list it cannot read: a node that is no number (`unparseable
-/// node description `REST'`, the list from there on), a range without its end
-/// (`missing node argument REST`); `None` for a list it reads (a node this machine
-/// lacks is the run's check) or refuses without a warning.
+/// calls) warns of a node list it cannot read, with this process's allowed nodes
+/// ([`crate::job::fio::extra::node_allowed`]): [`numa_warning`].
 fn libnuma_warning(value: &str) -> Option<String> {
+    numa_warning(value, crate::job::fio::extra::node_allowed)
+}
+
+/// libnuma's warning for `value`, nodes read in its order: a node that is no number
+/// (`unparseable node description `REST'`, the list from there on), a node not
+/// `allowed` (`node argument N is out of range`; a range's end: `node argument N out of
+/// range`), a range without its end (`missing node argument REST`); `None` for a list
+/// it reads or refuses without a warning.
+fn numa_warning(value: &str, allowed: impl Fn(u64) -> bool) -> Option<String> {
     let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let s = value.strip_prefix('!').unwrap_or(value);
     let mut s = s.strip_prefix('+').unwrap_or(s);
@@ -509,11 +524,19 @@ fn libnuma_warning(value: &str) -> Option<String> {
         if n == 0 {
             return Some(format!("unparseable node description `{s}'"));
         }
+        let node = s[..n].parse().unwrap_or(u64::MAX);
+        if !allowed(node) {
+            return Some(format!("node argument {node} is out of range"));
+        }
         let mut rest = &s[n..];
         if let Some(end) = rest.strip_prefix('-') {
             let m = digits(end);
             if m == 0 {
                 return Some(format!("missing node argument {end}"));
+            }
+            let last = end[..m].parse().unwrap_or(u64::MAX);
+            if !allowed(last) {
+                return Some(format!("node argument {last} out of range"));
             }
             rest = &end[m..];
         }
@@ -711,9 +734,15 @@ mod tests {
             ("0x", None),
             ("0", None),
             ("0-1,3", None),
+            // a node this machine does not allow (here: nodes 0 to 3), in libnuma's
+            // order and words: a single node's, a range end's
+            ("5", Some("node argument 5 is out of range")),
+            ("0,5-x", Some("node argument 5 is out of range")),
+            ("0-7", Some("node argument 7 out of range")),
+            ("!1,4", Some("node argument 4 is out of range")),
         ];
         for (v, want) in cases {
-            assert_eq!(libnuma_warning(v).as_deref(), want, "{v}");
+            assert_eq!(numa_warning(v, |n| n < 4).as_deref(), want, "{v}");
         }
     }
 

@@ -537,6 +537,10 @@ fn apply_entry(
         options::apply(job, &e.key, typed, &e.origin, notices)?;
         return cpus_past_machine(job, e, cpus);
     };
+    // a list that sets no CPU (`5-1`) is read as a CPU that stands for it, then
+    // emptied: fio's thread fails to set that affinity (EINVAL), as `cpumask=0`'s
+    let none = list.is_empty();
+    let list = if none { "0".to_string() } else { list };
     // (a refusal names the value as written, as fio's `failed parsing` line does)
     options::apply(job, &e.key, Some(&list), &e.origin, notices).map_err(|err| match err {
         FioError::BadValue {
@@ -551,6 +555,9 @@ fn apply_entry(
     })?;
     if let (Some(last), Some(v)) = (job.options.last_mut(), typed) {
         last.1 = v.to_string();
+    }
+    if none {
+        job.tuning.cpus = Some(Vec::new());
     }
     cpus_past_machine(job, e, cpus)
 }

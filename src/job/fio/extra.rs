@@ -133,6 +133,31 @@ impl PrioNumaDedupeOpts {
 }
 
 /// Parse a node list like `0`, `0-1`, `0,2-3` (at most 1024 nodes).
+/// Whether NUMA node `n` is one this process may use (its `mems_allowed`, which
+/// libnuma reads the node lists fio is given against: get_mempolicy(2) with
+/// `MPOL_F_MEMS_ALLOWED`); without NUMA in the kernel, node 0 alone.
+pub fn node_allowed(n: u64) -> bool {
+    const MPOL_F_MEMS_ALLOWED: libc::c_ulong = 1 << 2;
+    let mut mask = [0u64; 16];
+    let mut mode: libc::c_int = 0;
+    // SAFETY: the kernel writes the mode and at most `maxnode` bits into the mask
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_get_mempolicy,
+            &mut mode as *mut libc::c_int,
+            mask.as_mut_ptr(),
+            (mask.len() * 64) as libc::c_ulong,
+            std::ptr::null_mut::<libc::c_void>(),
+            MPOL_F_MEMS_ALLOWED,
+        )
+    };
+    if r != 0 {
+        return n == 0;
+    }
+    let i = usize::try_from(n / 64).unwrap_or(usize::MAX);
+    mask.get(i).is_some_and(|w| w >> (n % 64) & 1 == 1)
+}
+
 pub fn parse_nodes(s: &str) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim) {

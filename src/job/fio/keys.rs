@@ -401,21 +401,21 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
             if t == 1.0 {
                 return Err("zipf theta must be different from 1.0 (e.g. 0.99 or 1.01)".into());
             }
-            Ok(Distribution::Zipf(t))
+            Ok(Distribution::Zipf(t, None))
         }
         "pareto" => {
             let h = num("h in (0, 1)")?;
             if !(h > 0.0 && h < 1.0) {
                 return Err("pareto h must be in (0, 1)".into());
             }
-            Ok(Distribution::Pareto(h))
+            Ok(Distribution::Pareto(h, None))
         }
         "normal" | "gauss" => {
             let d = num("sigma in percent")?;
             if !(d > 0.0 && d < 100.0) {
                 return Err("normal sigma must be in (0, 100) percent".into());
             }
-            Ok(Distribution::Normal(d))
+            Ok(Distribution::Normal(d, None))
         }
         "zoned" | "zoned_abs" => {
             let a = arg.ok_or("zoned needs access/range pairs like 60/10:30/20:10/70")?;
@@ -431,6 +431,63 @@ pub fn parse_distribution(s: &str, kb_base: u64) -> Result<Distribution, String>
             "accepted: random, zipf:θ, pareto:h, normal:σ, zoned:A/R:…, zoned_abs:A/SIZE:…, sequence:I,J,…".into(),
         ),
     }
+}
+
+/// What follows `KIND` of a `zipf`, `pareto` or `normal` distribution read as fio 3.33
+/// reads it (options.c `str_random_distribution_cb`, and `str_fst_cb` when
+/// `file_service`): `VALUE[:CENTER]` after the first `:`, each number as C's
+/// `sscanf("%lf")` reads one, a bare kind taking fio's default (zipf 1.1, pareto 0.2,
+/// normal 0); a centre of -1 is none, as fio's unset one. `Err`: fio's own line.
+pub fn fio_skew(
+    kind: &str,
+    post: Option<&str>,
+    file_service: bool,
+) -> Result<(f64, Option<f64>), String> {
+    let mut val = match kind {
+        "zipf" => 1.1,
+        "pareto" => 0.2,
+        _ => 0.0,
+    };
+    let mut center = -1.0;
+    if let Some(p) = post {
+        let (v, c) = match p.trim().split_once(':') {
+            Some((v, c)) => (v, Some(c)),
+            None => (p.trim(), None),
+        };
+        let read = c.map_or(Some(center), c_float).zip(c_float(v));
+        let Some((c, v)) = read else {
+            return Err(match file_service {
+                true => "fio: file service type random postfix parsing failed".into(),
+                false => "fio: random postfix parsing failed".into(),
+            });
+        };
+        (val, center) = (v, c);
+    }
+    if center != -1.0 && !(0.0..=1.0).contains(&center) && !center.is_nan() {
+        return Err("fio: distribution center out of range (0 <= center <= 1.0)".into());
+    }
+    // C's comparisons, which a NaN passes (fio takes `normal:nan`): no range `contains`
+    #[allow(clippy::manual_range_contains)]
+    let bad = match kind {
+        "zipf" if val == 1.0 && file_service => "fio: zipf theta must be different than 1.0",
+        "zipf" if val == 1.0 => "fio: zipf theta must different than 1.0",
+        "pareto" if val <= 0.0 || val >= 1.0 => "fio: pareto input out of range (0 < input < 1.0)",
+        "normal" if val < 0.0 || val >= 100.0 => {
+            "fio: normal deviation out of range (0 <= input < 100.0)"
+        }
+        _ => return Ok((val, (center != -1.0).then_some(center))),
+    };
+    Err(bad.into())
+}
+
+/// The number C's `sscanf(s, "%lf")` reads at the start of `s` (blanks skipped, the
+/// longest prefix that is a number; `None`: none starts it).
+fn c_float(s: &str) -> Option<f64> {
+    let t = s.trim_start();
+    (1..=t.len())
+        .rev()
+        .filter(|&i| t.is_char_boundary(i))
+        .find_map(|i| t[..i].parse::<f64>().ok())
 }
 
 /// The number after `KIND:` (`what` names it in errors); a center (`:c`) is refused.
@@ -690,11 +747,11 @@ mod tests {
     fn distributions_parse_with_fio_defaults() {
         assert_eq!(
             parse_distribution("zipf:1.2", 1024),
-            Ok(Distribution::Zipf(1.2))
+            Ok(Distribution::Zipf(1.2, None))
         );
         assert_eq!(
             parse_distribution("pareto:0.9", 1024),
-            Ok(Distribution::Pareto(0.9))
+            Ok(Distribution::Pareto(0.9, None))
         );
         assert_eq!(
             parse_distribution("zoned:50/5:30/15:20/", 1024),
@@ -717,15 +774,15 @@ mod tests {
         }
         assert_eq!(
             parse_distribution("zipf:1.00001", 1024),
-            Ok(Distribution::Zipf(1.00001))
+            Ok(Distribution::Zipf(1.00001, None))
         );
         assert_eq!(
             parse_distribution("pareto:0.999", 1024),
-            Ok(Distribution::Pareto(0.999))
+            Ok(Distribution::Pareto(0.999, None))
         );
         assert_eq!(
             parse_distribution("normal:99.5", 1024),
-            Ok(Distribution::Normal(99.5))
+            Ok(Distribution::Normal(99.5, None))
         );
         assert_eq!(
             parse_distribution("zoned_abs:60/1m:40/3m", 1024),

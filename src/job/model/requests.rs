@@ -140,13 +140,15 @@ pub enum Distribution {
     /// uniform (fio `random`)
     #[default]
     Random,
-    /// Zipf with exponent θ in (0, 100], θ ≠ 1 (fio `zipf:θ`; fio 3.33 refuses 1.0)
-    Zipf(f64),
-    /// Pareto with shape h in (0, 1) (fio `pareto:h`)
-    Pareto(f64),
-    /// normal around the middle with σ in percent of the range, in (0, 100) (fio
-    /// `normal:σ`; fio 3.33 refuses 100 and above)
-    Normal(f64),
+    /// Zipf with exponent θ ≠ 1 (fio `zipf:θ[:c]`; fio 3.33 refuses 1.0), and the
+    /// centre `c` in [0, 1] when given: the hottest rank sits at `c` of the range
+    Zipf(f64, Option<f64>),
+    /// Pareto with shape h in (0, 1) (fio `pareto:h[:c]`), the centre as zipf's
+    Pareto(f64, Option<f64>),
+    /// normal with σ in percent of the range, below 100 (fio `normal:σ[:c]`; fio 3.33
+    /// refuses 100 and above), around the middle or, given a centre c in [0, 1], moved
+    /// by `(c − 0.5)` of the range
+    Normal(f64, Option<f64>),
     /// `(percent of accesses, percent of the range)` zones, in range order (`zoned:`)
     Zoned(Vec<(u32, u32)>),
     /// `(percent of accesses, bytes)` zones (`zoned_abs:`)
@@ -166,12 +168,12 @@ pub enum FileService {
     Sequential,
     /// a file at random (uniform)
     Random,
-    /// zipf(theta)
-    Zipf(f64),
-    /// pareto(h)
-    Pareto(f64),
-    /// normal (gauss) with this deviation in percent
-    Normal(f64),
+    /// zipf(theta), with the centre of `random_distribution`'s zipf when given
+    Zipf(f64, Option<f64>),
+    /// pareto(h), the centre as zipf's
+    Pareto(f64, Option<f64>),
+    /// normal (gauss) with this deviation in percent, the centre as zipf's
+    Normal(f64, Option<f64>),
 }
 
 /// `random_generator` (fio: tausworthe, lfsr, tausworthe64): the generator of uniform

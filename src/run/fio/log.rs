@@ -58,6 +58,7 @@
 //! log holds its old content or the complete new one.
 
 use crate::files::output::{Output, OutputError, Staged};
+use crate::util::output::Stream;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -229,7 +230,11 @@ impl LogSpec {
         let t = &job.tuning;
         let any = m.bw_log.is_some() || m.iops_log.is_some() || m.lat_log.is_some();
         let any = any || t.hist_log.is_some();
-        (any || m.write_iolog.is_some()).then(|| LogSpec {
+        // `/dev/null` is nowhere, as for every output (fio 3.33 writes its log there,
+        // which changes nothing): no file is checked or written
+        let null = |p: &&String| Stream::of(Path::new(p.as_str())) == Some(Stream::Null);
+        let iolog = m.write_iolog.as_ref().filter(|p| !null(p)).cloned();
+        (any || iolog.is_some()).then(|| LogSpec {
             bw: m.bw_log.clone(),
             iops: m.iops_log.clone(),
             lat: m.lat_log.clone(),
@@ -238,7 +243,7 @@ impl LogSpec {
             offset: m.log_offset,
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
-            iolog: m.write_iolog.clone(),
+            iolog,
             iolog_shared: job.numjobs > 1,
             hist: t.hist_log.clone(),
             hist_msec: t.log_hist_msec,

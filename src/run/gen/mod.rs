@@ -104,7 +104,7 @@ impl SlotGen {
         };
         let kind = match dist {
             Distribution::Random => Kind::Uniform,
-            Distribution::Zipf(_) | Distribution::Pareto(_) | Distribution::Normal(_) => {
+            Distribution::Zipf(..) | Distribution::Pareto(..) | Distribution::Normal(..) => {
                 Kind::Skewed
             }
             Distribution::Zoned(z) => {

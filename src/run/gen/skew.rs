@@ -13,9 +13,11 @@
 //!   block is below n.
 //!
 //! The rank (0-based) is then scrambled by fio's 64-bit golden-ratio hash, unless
-//! unhashed (fio's `file_service_type`), and offset by the state's first draw (zipf,
-//! pareto; 0 for normal), modulo n. So the popular blocks are spread over the file as
-//! fio spreads them, not at its start.
+//! unhashed (fio's `file_service_type`), and offset modulo n: zipf and pareto by the
+//! state's first draw, or, given a centre c (`zipf:θ:c`), by `⌊n·c⌋` (the draw is
+//! still spent); normal by 0, or by `n·(c − 0.5)` converted to fio's `unsigned int`
+//! (a negative one wraps to 2³² less its size). So the popular blocks are spread over
+//! the file as fio spreads them, not at its start.
 
 use super::frand::Frand;
 use crate::job::model::Distribution;
@@ -53,8 +55,8 @@ impl Skew {
         let n = n.max(1);
         let mut rand = Frand::new(u64::from(seed as u32), false);
         let (shape, off) = match *dist {
-            Distribution::Zipf(theta) => {
-                let off = rand.next();
+            Distribution::Zipf(theta, center) => {
+                let off = centered(rand.next(), n, center);
                 let zetan = (0..n.min(ZIPF_MAX_TERMS))
                     .map(|i| (1.0 / (i + 1) as f64).powf(theta))
                     .fold(0.0, |a, x| a + x);
@@ -68,8 +70,8 @@ impl Skew {
                     off,
                 )
             }
-            Distribution::Pareto(h) => {
-                let off = rand.next();
+            Distribution::Pareto(h, center) => {
+                let off = centered(rand.next(), n, center);
                 (
                     Shape::Pareto {
                         pow: h.ln() / (1.0 - h).ln(),
@@ -77,13 +79,16 @@ impl Skew {
                     off,
                 )
             }
-            Distribution::Normal(sd) => {
+            Distribution::Normal(sd, center) => {
                 let mut dev = 0;
                 if sd != 0.0 {
                     dev = u64::from(((n as f64 * sd) / 100.0).ceil() as u32);
                     dev = dev.min(n / 2);
                 }
-                (Shape::Gauss { dev }, 0)
+                // fio's `unsigned int rand_off = nranges * (center - 0.5)`: the
+                // double truncated through a 64-bit integer, kept to its low 32 bits
+                let off = center.map_or(0, |c| u64::from((n as f64 * (c - 0.5)) as i64 as u32));
+                (Shape::Gauss { dev }, off)
             }
             _ => return None,
         };
@@ -162,6 +167,12 @@ impl Skew {
     }
 }
 
+/// A zipf or pareto state's offset: its first draw, or `⌊n·c⌋` given a centre `c`
+/// (fio's `shared_rand_init`, which draws first either way).
+fn centered(drawn: u64, n: u64, center: Option<f64>) -> u64 {
+    center.map_or(drawn, |c| (n as f64 * c) as u64)
+}
+
 /// fio's `jhash(key, len, 0)` (hash.h): Bob Jenkins' hash as fio writes it, which adds
 /// one byte, not a word, per 4-byte lane of a 12-byte block before the last.
 pub(crate) fn jhash(key: &[u8]) -> u32 {
@@ -231,15 +242,15 @@ mod tests {
     fn first_blocks_are_fio_3_33s() {
         let seed = file_seed("f", 1);
         assert_eq!(
-            draws(&Distribution::Zipf(1.2), 256, seed, 10),
+            draws(&Distribution::Zipf(1.2, None), 256, seed, 10),
             [64, 202, 173, 93, 22, 114, 146, 236, 47, 1]
         );
         assert_eq!(
-            draws(&Distribution::Pareto(0.9), 256, seed, 10),
+            draws(&Distribution::Pareto(0.9, None), 256, seed, 10),
             [35, 148, 211, 169, 60, 169, 106, 253, 190, 18]
         );
         assert_eq!(
-            draws(&Distribution::Normal(10.0), 256, seed, 10),
+            draws(&Distribution::Normal(10.0, None), 256, seed, 10),
             [36, 254, 69, 195, 145, 48, 245, 94, 81, 115]
         );
     }
@@ -275,14 +286,14 @@ mod tests {
     fn zipf_gives_rank_one_its_share() {
         // P(rank 1) = 1/ζ(n, θ) exactly in fio's approximation; n = 1000, θ = 1.2
         let zeta: f64 = (1..=1000).map(|k| (k as f64).powf(-1.2)).sum();
-        let (first, _) = top(&Distribution::Zipf(1.2), 1000, 200_000, 1);
+        let (first, _) = top(&Distribution::Zipf(1.2, None), 1000, 200_000, 1);
         assert!(
             (first - 1.0 / zeta).abs() < 0.01,
             "{first} vs {}",
             1.0 / zeta
         );
         // rank 2 takes 2^-θ/ζ: the two most drawn hold (1 + 2^-1.2)/ζ
-        let (_, two) = top(&Distribution::Zipf(1.2), 1000, 200_000, 2);
+        let (_, two) = top(&Distribution::Zipf(1.2, None), 1000, 200_000, 2);
         let want = (1.0 + 2f64.powf(-1.2)) / zeta;
         assert!((two - want).abs() < 0.01, "{two} vs {want}");
     }
@@ -294,14 +305,14 @@ mod tests {
         // P(u ≥ (899/999)^(1/pow)) ≈ 0.9 (fio's "90 % of accesses to 10 % of blocks")
         let pow = 0.9f64.ln() / 0.1f64.ln();
         let want = 1.0 - (899.0f64 / 999.0).powf(1.0 / pow);
-        let (_, p) = top(&Distribution::Pareto(0.9), 1000, 200_000, 100);
+        let (_, p) = top(&Distribution::Pareto(0.9, None), 1000, 200_000, 100);
         assert!((p - want).abs() < 0.01, "pareto top 10 % {p} vs {want}");
         // normal σ=10 %: σₙ = 100 blocks of 1000; the mean of 12 uniform draws has
         // σ = 1001/√(12·12) ≈ 83.4 blocks, the added deviation (uniform over 100)
         // 100/√12: about 68 % of the draws in the 2·√(83.4² + 28.9²) most drawn
         let sd = (83.4f64.powi(2) + (100.0 / 12f64.sqrt()).powi(2)).sqrt();
         let (_, share) = top(
-            &Distribution::Normal(10.0),
+            &Distribution::Normal(10.0, None),
             1000,
             200_000,
             (2.0 * sd) as usize,
@@ -312,7 +323,7 @@ mod tests {
     #[test]
     fn unhashed_ranks_stay_in_order() {
         // without the hash the most drawn block is the state's offset (rank 0)
-        let mut s = Skew::of(&Distribution::Zipf(1.5), 64, 3)
+        let mut s = Skew::of(&Distribution::Zipf(1.5, None), 64, 3)
             .unwrap()
             .unhashed();
         let mut c = [0u32; 64];

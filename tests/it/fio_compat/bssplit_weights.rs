@@ -70,7 +70,8 @@ fn bssplit_over_100_with_two_sizes_left_is_refused_as_fio_refuses_it() {
 #[test]
 fn randseed_values_fio_reads_seed_as_fio_seeds() {
     require_fio();
-    for seed in ["-1", "-5", "1.5", "0x10", "1k"] {
+    // `1e3`: strtoll stops at `e`, no unit starts with it: 1; `0x` alone: 0
+    for seed in ["-1", "-5", "1.5", "0x10", "1k", "1e3", "0x", "7e", "2k5"] {
         let randseed = format!("--randseed={seed}");
         let args = [
             "--name=a",
@@ -103,6 +104,28 @@ fn randseed_under_randrepeat_leaves_a_skewed_distribution_seeded_as_fio_does() {
                 "--write_iolog=a.log",
             ];
             same_offsets(&args, &["a.log"], usize::MAX);
+        }
+    }
+}
+
+#[test]
+fn randseed_past_a_signed_64_bit_number_is_refused_as_fio_refuses_it() {
+    require_fio();
+    let d = scratch();
+    // strtoll's ERANGE: fio refuses the digits past 2^63 - 1, whatever a unit adds
+    for seed in ["18446744073709551615", "9223372036854775808"] {
+        let job = format!("[x]\nrw=randread\nsize=64k\nrandseed={seed}\n");
+        let opt = format!("--randseed={seed}");
+        let args = [vec!["--name=x", "--size=64k", opt.as_str()], vec!["j.fio"]];
+        for args in args {
+            let [fio, ours] = both_in(d.path(), &[("j.fio", &job)], &args);
+            assert_eq!(fio.0, 1, "{args:?}: {fio:?}");
+            assert!(
+                fio.2
+                    .contains(&format!("fio: failed parsing randseed={seed}")),
+                "{fio:?}"
+            );
+            assert_eq!(ours, fio, "{args:?}");
         }
     }
 }

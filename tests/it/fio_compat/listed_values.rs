@@ -140,11 +140,6 @@ const TAIL_DIFFERS: &[(&str, &str, &str)] = &[
         "iomark runs no built-in profile (its own line and exit 2)",
     ),
     (
-        "file_service_type",
-        ":zz",
-        "fio reads the requests per file with atoi (0); iomark refuses a word",
-    ),
-    (
         "random_distribution",
         ",zz",
         "iomark reads a distribution per direction at `,`",

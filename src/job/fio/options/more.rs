@@ -6,6 +6,7 @@
 //! (`fio --cmdhelp=KEY`).
 
 use super::{Arg, FioOption, Group, JobCtx, Kind, OptType};
+use crate::job::fio::keys::fio_skew;
 use crate::job::fio::tuning::{FileService, LockFile, Mem, Unified};
 use crate::job::fio::FioError;
 
@@ -427,13 +428,16 @@ fn file_service_type(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         Some((k, p)) => (k, Some(p.trim())),
         None => (v.trim(), None),
     };
+    if c.job.fio_persona {
+        return persona_file_service(c, v, kind, post);
+    }
     let float = |d: f64| -> Result<f64, FioError> {
         post.map_or(Ok(d), |p| {
             p.parse::<f64>()
                 .map_err(|_| c.bad(v, "a number after ':' (the distribution's parameter)"))
         })
     };
-    let nr = || -> Result<u64, FioError> { post.map_or(Ok(1), |p| c.u64(p)) };
+    let nr = || -> Result<u64, FioError> { post.map_or(Ok(1), |p| Ok(c.u64(p)?.max(1))) };
     c.job.tuning.file_service = match kind {
         "random" => (FileService::Random, nr()?),
         "roundrobin" => (FileService::RoundRobin, nr()?),
@@ -442,17 +446,17 @@ fn file_service_type(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             t if t == 1.0 || t <= 0.0 => {
                 return Err(c.bad(v, "zipf theta must be > 0 and different than 1.0"))
             }
-            t => (FileService::Zipf(t), 1),
+            t => (FileService::Zipf(t, None), 1),
         },
         "pareto" => match float(0.2)? {
             h if h <= 0.0 || h >= 1.0 => return Err(c.bad(v, "pareto h must be in (0, 1)")),
-            h => (FileService::Pareto(h), 1),
+            h => (FileService::Pareto(h, None), 1),
         },
         "normal" | "gauss" => match float(0.0)? {
             d if !(0.0..=100.0).contains(&d) => {
                 return Err(c.bad(v, "normal deviation must be 0 to 100 (percent)"))
             }
-            d => (FileService::Normal(d), 1),
+            d => (FileService::Normal(d, None), 1),
         },
         _ => {
             return Err(c.bad(
@@ -461,6 +465,39 @@ fn file_service_type(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             ))
         }
     };
+    Ok(())
+}
+
+/// `file_service_type` as the fio persona reads it (options.c `str_fst_cb`): after
+/// `random`, `roundrobin`, `sequential` the count is C's `atoi` of the rest (0 for
+/// junk) in an `unsigned int`, whose 0 fio's countdown wraps (2³² requests a file);
+/// `zipf`, `pareto`, `normal`/`gauss` take a parameter and a centre as
+/// `random_distribution` does ([`fio_skew`], fio's lines).
+fn persona_file_service(c: &mut JobCtx<'_>, v: &str, kind: &str, post: Option<&str>) -> R {
+    let service = match kind {
+        "random" => FileService::Random,
+        "roundrobin" => FileService::RoundRobin,
+        "sequential" => FileService::Sequential,
+        "zipf" | "pareto" | "normal" | "gauss" => {
+            let k = if kind == "gauss" { "normal" } else { kind };
+            let (val, center) = fio_skew(k, post, true).map_err(|e| c.bad(v, e))?;
+            let service = match k {
+                "zipf" => FileService::Zipf(val, center),
+                "pareto" => FileService::Pareto(val, center),
+                _ => FileService::Normal(val, center),
+            };
+            c.job.tuning.file_service = (service, 1);
+            return Ok(());
+        }
+        _ => {
+            return Err(c.bad(
+                v,
+                "one of random, zipf, pareto, normal, gauss, roundrobin, sequential (with :N)",
+            ))
+        }
+    };
+    let n = post.map_or(1, |p| crate::job::units::c_strtol(p.trim()) as u32);
+    c.job.tuning.file_service = (service, if n == 0 { 1 << 32 } else { u64::from(n) });
     Ok(())
 }
 
@@ -673,25 +710,29 @@ fn cpus_allowed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 /// fio 3.33's reading of a CPU list (options.c `set_cpus_allowed`), as the fio persona
 /// takes one iomark's own reading refuses: blanks at either end dropped, parts split at
-/// `,` (an empty one ends the list), each part's first CPU C's `atoi` of the whole part
-/// and its last the `atoi` of its last `-`-separated piece (`zz` is CPU 0, `1x-3y` is
-/// 1-3); the list in iomark's form (`0`, `1-3`), `None` when fio would set no CPU or
-/// one of a negative number (its own refusals keep iomark's).
+/// `,` (an empty one ends the list), each part's last CPU C's `atoi` of its last
+/// `-`-separated piece before an empty one and its first the `atoi` of the part up to
+/// its first `-` (fio's `strsep` has cut the part there before it reads it: `zz` is CPU
+/// 0, `1x-3y` is 1-3, `-1` is 0); a part whose last CPU is below its first sets none
+/// (`5-1`). The list in iomark's form (`0-0`, `1-3`), empty when fio sets no CPU (its
+/// thread then fails to set its affinity); `None` for a blank value.
 pub fn fio_cpu_list(v: &str) -> Option<String> {
     let mut parts = Vec::new();
+    if v.trim().is_empty() {
+        return None;
+    }
     for part in v.trim().split(',') {
         if part.is_empty() {
             break;
         }
         let last = part.split('-').take_while(|p| !p.is_empty()).last();
-        let first = crate::job::units::c_strtol(part);
+        let first = crate::job::units::c_strtol(part.split('-').next().unwrap_or(part));
         let last = last.map_or(first, crate::job::units::c_strtol);
-        if first < 0 || last < first {
-            return None;
+        if last >= first {
+            parts.push(format!("{first}-{last}"));
         }
-        parts.push(format!("{first}-{last}"));
     }
-    (!parts.is_empty()).then(|| parts.join(","))
+    Some(parts.join(","))
 }
 
 /// The CPUs this machine has configured (`sysconf(_SC_NPROCESSORS_CONF)`, fio 3.33's

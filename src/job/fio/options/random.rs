@@ -4,9 +4,10 @@
 
 use super::blocks::zone_count;
 use super::{FioOption, Group, JobCtx, Kind, OptType};
-use crate::job::fio::keys::parse_distribution;
+use crate::job::fio::keys::{fio_skew, parse_distribution};
 use crate::job::fio::zone_keys::{RandGen, ZoneMode};
 use crate::job::fio::FioError;
+use crate::job::model::Distribution;
 
 type R = Result<(), FioError>;
 
@@ -100,10 +101,27 @@ pub(super) static OPTIONS: &[FioOption] = &[
 ];
 
 /// `randseed`: a number as fio's `check_str_bytes` reads it (units, hex, `1.5` is 1; a
-/// negative one wraps, options/signed.rs).
+/// negative one wraps, options/signed.rs). The fio persona reads it as fio 3.33 does
+/// ([`fio_seed`]); `iomark run` refuses what is no size.
 fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.randseed = Some(c.size(c.need(v)?)?);
+    let v = c.need(v)?;
+    let seed = match c.job.fio_persona && !crate::job::units::expr::is_expression(v) {
+        true => fio_seed(v, c.job.kb_base).ok_or_else(|| c.bad(v, "a number (the seed)"))?,
+        false => c.size(v)?,
+    };
+    c.job.randseed = Some(seed);
     Ok(())
+}
+
+/// A seed as fio 3.33's `str_to_decimal` reads it: the leading number (base 16 when
+/// `0x` stands in the text: `0x` alone is 0) times the unit its letters start with, or
+/// 1 for other letters (`1e3` is 1), in wrapping 64-bit arithmetic; `None` when no
+/// number starts it or its digits pass 2⁶³ − 1 (`strtoll`'s `ERANGE`, which fio
+/// refuses).
+fn fio_seed(v: &str, kb_base: u64) -> Option<u64> {
+    let n = crate::job::units::fio_number(v, kb_base)?;
+    let mult = n.mult.unwrap_or(1) as i64;
+    Some(n.n.wrapping_mul(mult) as u64)
 }
 
 /// `random_distribution=READ[,WRITE]`; `sequence:2,0,1` uses commas between indices, so
@@ -116,13 +134,40 @@ fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     } else {
         v.split(',').collect()
     };
-    let r = parse_distribution(parts[0], kb).map_err(|e| c.bad(v, e))?;
+    let persona = c.job.fio_persona;
+    let read = |p: &str| match persona {
+        true => persona_distribution(p, kb),
+        false => parse_distribution(p, kb),
+    };
+    let r = read(parts[0]).map_err(|e| c.bad(v, e))?;
     let w = match parts.get(1).filter(|p| !p.trim().is_empty()) {
-        Some(p) => parse_distribution(p, kb).map_err(|e| c.bad(v, e))?,
+        Some(p) => read(p).map_err(|e| c.bad(v, e))?,
         None => r.clone(),
     };
     c.job.more.dist = [r, w];
     Ok(())
+}
+
+/// One direction's distribution as the fio persona reads it: `zipf`, `pareto` and
+/// `normal` as fio 3.33 reads them ([`fio_skew`]: a bare kind, a centre, fio's ranges
+/// and lines), `gauss` (no word of fio 3.33's list) refused; the others as `iomark run`
+/// reads them.
+fn persona_distribution(p: &str, kb: u64) -> Result<Distribution, String> {
+    let t = p.trim();
+    let (kind, post) = match t.split_once(':') {
+        Some((k, rest)) => (k.trim(), Some(rest)),
+        None => (t, None),
+    };
+    let (val, center) = match kind {
+        "zipf" | "pareto" | "normal" => fio_skew(kind, post, false)?,
+        "gauss" => return Err("accepted: random, zipf, pareto, normal, zoned, zoned_abs".into()),
+        _ => return parse_distribution(p, kb),
+    };
+    Ok(match kind {
+        "zipf" => Distribution::Zipf(val, center),
+        "pareto" => Distribution::Pareto(val, center),
+        _ => Distribution::Normal(val, center),
+    })
 }
 
 fn percentage_random(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -816,7 +816,7 @@ fn keys_once_refused_take_fio_s_values() {
     );
     assert_eq!(
         t("file_service_type", "zipf:1.2").file_service,
-        (FileService::Zipf(1.2), 1)
+        (FileService::Zipf(1.2, None), 1)
     );
     assert_eq!(
         t("file_service_type", "random:4").file_service,
@@ -1067,8 +1067,13 @@ fn fio_reads_a_cpu_list_with_atoi() {
         ("1x-3y", Some("1-3")),
         ("0-2,5", Some("0-2,5-5")),
         ("2,,7", Some("2-2")),
-        ("3-1", None),
-        ("-1", None),
+        // fio's strsep cuts a part at its first '-' before atoi reads its first CPU
+        ("-1", Some("0-0")),
+        ("2-", Some("2-2")),
+        // a part whose last CPU is below its first sets none
+        ("3-1", Some("")),
+        ("5-1,2", Some("2-2")),
+        (",3", Some("")),
         ("", None),
     ];
     for (v, want) in cases {

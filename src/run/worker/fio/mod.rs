@@ -213,7 +213,7 @@ impl FileSvc {
         };
         FileSvc {
             gen: Self::draw_of(plan),
-            nonuniform: matches!(kind, F::Zipf(_) | F::Pareto(_) | F::Normal(_)),
+            nonuniform: matches!(kind, F::Zipf(..) | F::Pareto(..) | F::Normal(..)),
             nr,
             left: 0,
             cur: 0,
@@ -231,9 +231,9 @@ impl FileSvc {
         match plan.work.files.service.0 {
             F::RoundRobin | F::Sequential => None,
             F::Random => Some(FileDraw::Uniform(Frand::new(seed, plan.taus64()))),
-            F::Zipf(t) => skew(D::Zipf(t)),
-            F::Pareto(h) => skew(D::Pareto(h)),
-            F::Normal(sd) => skew(D::Normal(sd)),
+            F::Zipf(t, c) => skew(D::Zipf(t, c)),
+            F::Pareto(h, c) => skew(D::Pareto(h, c)),
+            F::Normal(sd, c) => skew(D::Normal(sd, c)),
         }
     }
 

@@ -858,7 +858,14 @@ impl<'a> Worker<'a> {
         }
         match &mut self.skews[file] {
             Some(k) if g.skewed() => Some(k.next()),
-            _ => g.next(&mut self.draws),
+            _ => {
+                let slot = g.next(&mut self.draws);
+                if slot.is_none() && self.plan.fio_errors {
+                    // the fio persona: fio 3.33's line (io_u.c) on stderr as the job ends
+                    eprintln!("fio: zoned_abs sizes exceed file size");
+                }
+                slot
+            }
         }
     }
 

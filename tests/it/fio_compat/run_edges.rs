@@ -1,0 +1,163 @@
+//! Values fio 3.33 takes while it reads the job and acts on when the job runs, side by
+//! side with the installed fio: a `cpus_allowed` part fio's `strsep` and `atoi` read
+//! otherwise than it looks (`-1` is CPU 0; `5-1` sets no CPU, so the thread fails to
+//! set its affinity: fio's `pid=` line, exit 1, the JSON's error), a `zoned_abs` zone
+//! past the file's end (fio's `zoned_abs sizes exceed file size` when it is drawn; the
+//! job ends there), and `write_iolog=/dev/null` (fio writes its log there; iomark,
+//! for which `/dev/null` is nowhere, writes none).
+
+use super::random_offsets::same_offsets;
+use crate::util::*;
+
+/// fio's or iomark's run of `args` in a fresh directory under `d`.
+fn one(tool: &str, d: &std::path::Path, args: &[&str]) -> Out {
+    let w = d.join(tool);
+    let _ = std::fs::remove_dir_all(&w);
+    std::fs::create_dir_all(&w).unwrap();
+    fio_or_ours(tool, d).dir(&w).args(args).run()
+}
+
+#[test]
+fn cpus_allowed_minus_one_is_cpu_0_as_fios() {
+    require_fio();
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--filename=f",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=64k",
+        "--cpus_allowed=-1",
+        "--output-format=json",
+    ];
+    for tool in ["fio", "iomark"] {
+        let o = one(tool, d.path(), &args);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(j["jobs"][0]["error"], 0, "{tool}");
+        assert_eq!(j["jobs"][0]["read"]["io_bytes"], 65536, "{tool}");
+    }
+}
+
+#[test]
+fn a_cpus_allowed_part_that_sets_no_cpu_fails_the_thread_as_fios() {
+    require_fio();
+    let d = scratch();
+    for list in ["5-1", "3-2,", ",1"] {
+        let opt = format!("--cpus_allowed={list}");
+        let text = ["--name=a", "--filename=f", "--rw=read", "--size=64k", &opt];
+        let mut lines = Vec::new();
+        for tool in ["fio", "iomark"] {
+            let o = one(tool, d.path(), &text);
+            let line = failed_thread_line(tool, list, &o);
+            // the thread's id differs: the rest is fio's
+            lines.push(line.split_once(", ").unwrap().1.to_string());
+            let mut json = text.to_vec();
+            json.push("--output-format=json");
+            let o = one(tool, d.path(), &json);
+            assert_eq!(o.code, 1, "{tool} {list}: {}", o.dump());
+            // the thread's line comes first, then the document
+            let at = o.stdout.find('{').unwrap_or(0);
+            let j: serde_json::Value = serde_json::from_str(&o.stdout[at..]).unwrap();
+            assert_eq!(j["jobs"][0]["error"], 22, "{tool} {list}");
+            assert_eq!(j["jobs"][0]["read"]["io_bytes"], 0, "{tool} {list}");
+        }
+        assert_eq!(
+            lines[0],
+            "err=22/file:backend.c:1716, func=cpu_set_affinity, error=Invalid argument"
+        );
+        assert_eq!(lines[1], lines[0], "{list}");
+    }
+}
+
+#[test]
+fn a_zoned_abs_zone_past_the_file_ends_the_job_with_fios_line() {
+    require_fio();
+    let d = scratch();
+    // the first zone fits: requests until the second (past 64 KiB) is drawn
+    for zones in ["50/32k:50/64k", "50/1m:50/1m"] {
+        let dist = format!("--random_distribution=zoned_abs:{zones}");
+        let args = [
+            "--name=a",
+            "--filename=f",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64k",
+            &dist,
+            "--write_iolog=a.log",
+        ];
+        let line = "fio: zoned_abs sizes exceed file size\n";
+        for tool in ["fio", "iomark"] {
+            let o = one(tool, d.path(), &args);
+            assert_eq!((o.code, o.stderr.as_str()), (0, line), "{tool} {zones}");
+        }
+        // (the second: no request at all, the first draw is past the file)
+        if zones.starts_with("50/32k") {
+            same_offsets(&args, &["a.log"], usize::MAX);
+        }
+    }
+}
+
+#[test]
+fn write_iolog_to_dev_null_runs_as_fios_and_writes_nothing() {
+    require_fio();
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--filename=f",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=64k",
+        "--write_iolog=/dev/null",
+        "--output-format=json",
+    ];
+    for tool in ["fio", "iomark"] {
+        let o = one(tool, d.path(), &args);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{tool}: {}", o.dump());
+        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(j["jobs"][0]["write"]["io_bytes"], 65536, "{tool}");
+    }
+    let null = std::fs::metadata("/dev/null").unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_char_device(
+        &null.file_type()
+    ));
+    // a link planted at the log's name stays refused (the persona's exit 1, the link
+    // left as planted), whatever it points at
+    let w = d.path().join("link");
+    std::fs::create_dir_all(&w).unwrap();
+    std::os::unix::fs::symlink("/dev/null", w.join("a.log")).unwrap();
+    let o = as_fio(d.path())
+        .dir(&w)
+        .args([
+            "--name=a",
+            "--filename=f",
+            "--rw=read",
+            "--size=64k",
+            "--write_iolog=a.log",
+        ])
+        .run();
+    assert_eq!(o.code, 1, "{}", o.dump());
+    assert!(o.stderr.contains("a symbolic link"), "{}", o.dump());
+    assert!(w.join("a.log").is_symlink());
+}
+
+#[test]
+fn a_numa_node_this_machine_lacks_is_refused_while_parsing_as_fios() {
+    require_fio();
+    let d = scratch();
+    // node 1023: past any machine this runs on (libnuma's single node's and range end's
+    // words differ)
+    for nodes in ["1023", "0-1023", "1023-x"] {
+        let job = format!("[x]\nsize=64k\nnuma_cpu_nodes={nodes}\n");
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        for args in [vec!["--name=x", "--size=64k", opt.as_str()], vec!["j.fio"]] {
+            let [fio, ours] = both_in(d.path(), &[("j.fio", &job)], &args);
+            assert_eq!(fio.0, 1, "{args:?}: {fio:?}");
+            assert!(
+                fio.2.starts_with("libnuma: Warning: node argument 1023"),
+                "{fio:?}"
+            );
+            assert_eq!(ours, fio, "{args:?}");
+        }
+    }
+}
