@@ -255,7 +255,7 @@ fn endless_random(job: &FioJob) -> bool {
     let unmapped = job.norandommap && job.more.zones.random_generator != Some(RandGen::Lfsr);
     let restarts = matches!(
         job.tuning.file_service.0,
-        F::Zipf(_) | F::Pareto(_) | F::Normal(_)
+        F::Zipf(..) | F::Pareto(..) | F::Normal(..)
     );
     job.rw.random() && (unmapped || restarts)
 }
