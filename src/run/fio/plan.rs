@@ -825,6 +825,14 @@ fn verify_only_job(job: &FioJob) -> Result<Option<FioJob>, RunError> {
     Ok(Some(j))
 }
 
+/// A sequential job of reads and writes (`rw`): each direction walks the files from
+/// its own position, so neither reaches a file's end before the job's size is issued —
+/// fio 3.33 ends its pass by the bytes issued, at the job's `size` whole blocks or not
+/// (`rw=rw bs=3k size=1m` is 342 requests, `read` 341).
+fn sequential_mix(job: &FioJob) -> bool {
+    job.rw.reads() && job.rw.writes() && !job.rw.random()
+}
+
 /// The bytes a job issues at most (0: no limit, time based or a replay): `io_size`, or
 /// a pass's bytes, × `loops`. A sequential walk with holes wraps at the files' end
 /// instead of ending there: its pass is the regions' bytes as given, whole blocks or
@@ -874,7 +882,9 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
     // pass there: fio's size is the smaller of the two)
     let pass_bytes: u64 = match replay {
         Some(_) => 0,
-        None if endless_random(job) => size_cap(job, regions.iter().map(|r| r.1).sum()),
+        None if endless_random(job) || sequential_mix(job) => {
+            size_cap(job, regions.iter().map(|r| r.1).sum())
+        }
         None => size_cap(job, regions.iter().map(|r| r.1 / align * align).sum()),
     };
     // (fill_device: the region is the free space, so the job ends at ENOSPC, or at the
