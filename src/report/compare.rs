@@ -1560,13 +1560,16 @@ fn device_rows(results: &[RunResult], groups: &[Group], baseline: usize) -> Vec<
 
 /// Each failed job of `r` in one line: its name, how many of its threads ended in error
 /// and the first thread's failure as it was said (`job 'x': 2 threads ended in error,
-/// first: file:backend.c:1450, func=iosched_switch, error=Invalid argument`).
+/// first: file:backend.c:1450, func=iosched_switch, error=Invalid argument`), or, of an
+/// imported fio report, the job's error number and its text.
 fn failures(r: &RunResult) -> Vec<String> {
     r.jobs
         .iter()
         .filter_map(|j| {
             let first = j.thread_failures.first().and_then(|t| t.lines.first());
-            let said = first.or(j.failure.as_ref())?;
+            let errno = (j.errno != 0)
+                .then(|| format!("error {} ({})", j.errno, crate::util::strerror(j.errno)));
+            let said = first.or(j.failure.as_ref()).cloned().or(errno)?;
             let threads = match j.failed_threads {
                 0 | 1 => "a thread ended in error".to_string(),
                 n => format!("{n} threads ended in error"),
@@ -1590,14 +1593,19 @@ fn warning_ids(r: &RunResult) -> Vec<String> {
 /// The column of a group: its label, files, producer, device and whether a run is partial.
 fn column(results: &[RunResult], g: &Group, files: &[String]) -> Column {
     let r = &results[g.members[0]];
-    let partial = g.members.iter().find_map(|&m| match results[m].status {
-        crate::result::Status::Ok => None,
-        crate::result::Status::Interrupted => Some("interrupted".to_string()),
-        crate::result::Status::Failed => Some(match failures(&results[m]).first() {
-            Some(f) => format!("failed ({f})"),
-            None => "failed".into(),
-        }),
-        crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
+    let partial = g.members.iter().find_map(|&m| {
+        let r = &results[m];
+        let failed = failures(r).into_iter().next();
+        match r.status {
+            // (an imported fio report whose job ended in error)
+            crate::result::Status::Ok => failed.map(|f| format!("failed ({f})")),
+            crate::result::Status::Interrupted => Some("interrupted".to_string()),
+            crate::result::Status::Failed => Some(match failed.or_else(|| r.error.clone()) {
+                Some(f) => format!("failed ({f})"),
+                None => "failed".into(),
+            }),
+            crate::result::Status::ForcedShutdown => Some("forced_shutdown".into()),
+        }
     });
     Column {
         label: g.label.clone(),

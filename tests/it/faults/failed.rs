@@ -244,6 +244,21 @@ fn a_failed_runs_thread_failures_are_kept_and_compared() {
     assert_eq!(c.code, 0, "{}", c.dump());
     let partial = "PARTIAL: the run failed (job 'w': a thread ended in error, first: ";
     let line = c.stdout.lines().find(|l| l.contains(partial));
+    // a run refused before any I/O: the error that stopped it
+    let n = ["--numa_cpu_nodes=63", "--json=n.json"];
+    let o = run_fault(d.path(), "", &[&args[..], &n[..]].concat());
+    assert_eq!(o.code, 3, "{}", o.dump());
+    let n = d.path().join("n.json");
+    let c2 = Iomark::new().args(["compare", n.to_str().unwrap()]).run();
+    let why = c2
+        .stdout
+        .lines()
+        .find(|l| l.contains("PARTIAL: the run failed (job 'w'"));
+    assert!(
+        why.is_some_and(|l| l.contains("numa_cpu_nodes")),
+        "{}",
+        c2.dump()
+    );
     assert!(
         line.is_some_and(|l| l.contains(" at offset ") && l.contains(": Input/output error")),
         "{}",

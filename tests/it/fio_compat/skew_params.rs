@@ -131,6 +131,22 @@ const REFUSED: &[(&str, &str)] = &[
         "file_service_type=pareto:2",
         "fio: pareto input out of range (0 < input < 1.0)",
     ),
+    (
+        "random_distribution=zoned:50/50",
+        "fio: access percentage don't add up to 100 for zoned random distribution (got=50)",
+    ),
+    (
+        "random_distribution=zoned_abs:50/1M:40/1M",
+        "fio: access percentage don't add up to 100 for zoned random distribution (got=90)",
+    ),
+    (
+        "random_distribution=zoned:110/100",
+        "fio: zone_split percentages add to more than 100%",
+    ),
+    (
+        "random_distribution=zoned:50/50:50/60",
+        "fio: zone_split percentages add to more than 100%",
+    ),
 ];
 
 #[test]

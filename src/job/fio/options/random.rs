@@ -161,12 +161,39 @@ fn persona_distribution(p: &str, kb: u64) -> Result<Distribution, String> {
     let (val, center) = match kind {
         "zipf" | "pareto" | "normal" => fio_skew(kind, post, false)?,
         "gauss" => return Err("accepted: random, zipf, pareto, normal, zoned, zoned_abs".into()),
+        "zoned" | "zoned_abs" => {
+            if let Some(line) = post.and_then(|z| fio_zone_sums(z, kind == "zoned_abs")) {
+                return Err(line);
+            }
+            return parse_distribution(p, kb);
+        }
         _ => return parse_distribution(p, kb),
     };
     Ok(match kind {
         "zipf" => Distribution::Zipf(val, center),
         "pareto" => Distribution::Pareto(val, center),
         _ => Distribution::Normal(val, center),
+    })
+}
+
+/// fio 3.33's line for zones whose percentages do not add up (options.c
+/// `zone_split_ddir`): the access percentages given, or the range percentages of
+/// `zoned:`, over 100, then the access percentages given under 100. `None` when they
+/// add up (or an entry is no `ACCESS/RANGE`: the general reading says why).
+fn fio_zone_sums(zones: &str, absolute: bool) -> Option<String> {
+    let (mut access, mut range) = (0u64, 0u64);
+    for z in zones.split(':').filter(|z| !z.trim().is_empty()) {
+        let (a, r) = z.split_once('/')?;
+        access += a.trim().parse::<u64>().ok()?;
+        if !absolute && !r.trim().is_empty() {
+            range += r.trim().parse::<u64>().ok()?;
+        }
+    }
+    if access > 100 || range > 100 {
+        return Some("fio: zone_split percentages add to more than 100%".into());
+    }
+    (access < 100).then(|| {
+        format!("fio: access percentage don't add up to 100 for zoned random distribution (got={access})")
     })
 }
 
