@@ -142,6 +142,10 @@ pub struct JobMore {
     /// `blockalign` / `ba`: random offsets of reads, writes and trims are multiples
     /// of these (None: that direction's smallest size)
     pub blockalign: [Option<u64>; 3],
+    /// per direction, its sizes came from `bsrange` or `bssplit`: a `bs` given before or
+    /// after leaves them (fio 3.33 keeps `bs` apart and uses it only where no range or
+    /// split set the direction's sizes)
+    pub ranged: [bool; 3],
     /// `filename_format` (default `$jobname.$jobnum.$filenum`)
     pub filename_format: Option<String>,
     /// `iodepth_batch_submit` (0/1 = submit as soon as possible)
@@ -310,6 +314,7 @@ impl Default for ReplayKeys {
 impl Default for JobMore {
     fn default() -> Self {
         JobMore {
+            ranged: [false; 3],
             dist: [Distribution::Random, Distribution::Random],
             randrepeat: true,
             percentage_random: [100; 3],

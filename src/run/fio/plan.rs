@@ -214,12 +214,14 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
     }
 }
 
-/// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
+/// fio's `filename_format` expansion: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`
+/// (fio 3.33's client address, empty outside its client/server mode: `f.$clientuid` is
+/// `f.`).
 pub fn format_filename(fmt: &str, job: &str, jobnum: u32, filenum: u32) -> String {
     fmt.replace("$jobname", job)
         .replace("$jobnum", &jobnum.to_string())
         .replace("$filenum", &filenum.to_string())
-        .replace("$clientuid", "0")
+        .replace("$clientuid", "")
 }
 
 /// `job` with `io_size=N%` turned into bytes: N % of the thread's size, the sum of its
@@ -988,6 +990,14 @@ mod tests {
     use super::MixRounds;
 
     const M: u64 = 1 << 20;
+
+    /// fio 3.33's keywords of `filename_format` (`$clientuid` empty outside its
+    /// client/server mode: fio lays out `f.` for `f.$clientuid`).
+    #[test]
+    fn filename_format_keywords_are_fios() {
+        let f = super::format_filename("$jobname.$jobnum.$filenum.$clientuid", "j", 2, 3);
+        assert_eq!(f, "j.2.3.");
+    }
 
     /// The bytes a mixed job of a 4 MiB pass issues (its reads and writes; each write
     /// is read back in its round) under fio 3.33's loop, when `written` of every 4 MiB

@@ -196,3 +196,53 @@ fn kb_base_1000_reads_every_part_in_its_base() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// `bs` beside `bsrange` or `bssplit`, in either order: fio 3.33 keeps `bs` apart and
+/// uses it only for a direction no range or split sized, so `--bsrange=4k-16k --bs=8k`
+/// issues 4k–16k reads and `--bssplit=4k/50:8k/50 --bs=16k` the split (iomark let a
+/// later `bs` replace them). Side by side: each direction's `total_ios` and every
+/// request of `write_iolog` (file, action, offset, length), which also pins the sizes.
+#[test]
+fn bs_leaves_what_a_range_or_a_split_sized_in_either_order() {
+    require_fio();
+    let d = scratch();
+    let jobs = [
+        "--rw=randread --bsrange=4k-16k --bs=8k",
+        "--rw=randread --bs=8k --bsrange=4k-16k",
+        "--rw=randread --bssplit=4k/50:8k/50 --bs=16k",
+        "--rw=randwrite --bsrange=4k-16k --bs=16k",
+        "--rw=randrw --bsrange=,4k-16k --bs=8k",
+    ];
+    for opts in jobs {
+        let [ours, fio] = ["iomark", "fio"].map(|tool| {
+            let w = d.path().join(tool);
+            let _ = std::fs::remove_dir_all(&w);
+            std::fs::create_dir_all(&w).unwrap();
+            let o = fio_or_ours(tool, d.path())
+                .dir(&w)
+                .args([
+                    "--name=j",
+                    "--size=1m",
+                    "--write_iolog=l",
+                    "--output-format=json",
+                ])
+                .args(opts.split(' '))
+                .run();
+            assert_eq!(o.code, 0, "{tool} {opts}: {}", o.dump());
+            let j = &o.json_doc()["jobs"][0];
+            let ios = ["read", "write"].map(|d| j[d]["total_ios"].as_u64().unwrap());
+            let log = std::fs::read_to_string(w.join("l")).unwrap();
+            let reqs: Vec<String> = log
+                .lines()
+                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+                .filter(|l| l.split(' ').count() == 4)
+                .collect();
+            (ios, reqs)
+        });
+        assert_eq!(ours, fio, "{opts}");
+        // a range or a split of sizes: more than one length in the log
+        let lens: std::collections::BTreeSet<&str> =
+            ours.1.iter().filter_map(|l| l.rsplit(' ').next()).collect();
+        assert!(lens.len() > 1, "{opts}: {lens:?}");
+    }
+}

@@ -185,7 +185,15 @@ fn bs(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         c.notices
             .push(Notice::fio("bs: min value out of range: 0 (1 min)"));
     }
-    set_sizes(c, read.map(|r| r.filter(|b| *b > 0).map(BlockSizes::Fixed)));
+    // (a direction a bsrange or bssplit sized keeps its sizes, given before or after)
+    let ranged = c.job.more.ranged;
+    let mut sizes = read.map(|r| r.filter(|b| *b > 0).map(BlockSizes::Fixed));
+    for (s, r) in sizes.iter_mut().zip(ranged) {
+        if r {
+            *s = None;
+        }
+    }
+    set_sizes(c, sizes);
     Ok(())
 }
 
@@ -236,6 +244,7 @@ fn bsrange_one(c: &mut JobCtx<'_>, v: &str, p: &str) -> Result<Option<BlockSizes
 fn bsrange(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let sizes = per_direction(v, |p| bsrange_one(c, v, p))?;
+    mark_ranged(c, &sizes);
     set_sizes(c, sizes);
     Ok(())
 }
@@ -261,8 +270,18 @@ fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
             }
         }
     })?;
+    mark_ranged(c, &sizes);
     set_sizes(c, sizes);
     Ok(())
+}
+
+/// The directions `sizes` sets are a range's or a split's ([`JobMore::ranged`]).
+///
+/// [`JobMore::ranged`]: crate::job::fio::keys::JobMore
+fn mark_ranged(c: &mut JobCtx<'_>, sizes: &[Option<BlockSizes>; 3]) {
+    for (r, s) in c.job.more.ranged.iter_mut().zip(sizes) {
+        *r |= s.is_some();
+    }
 }
 
 /// `ba=R,W,T`: each direction's unit of random offsets (an empty part keeps that
