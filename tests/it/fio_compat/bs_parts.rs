@@ -215,11 +215,8 @@ fn bs_leaves_what_a_range_or_a_split_sized_in_either_order() {
     ];
     for opts in jobs {
         let [ours, fio] = ["iomark", "fio"].map(|tool| {
-            let w = d.path().join(tool);
-            let _ = std::fs::remove_dir_all(&w);
-            std::fs::create_dir_all(&w).unwrap();
-            let o = fio_or_ours(tool, d.path())
-                .dir(&w)
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            let o = cmd
                 .args([
                     "--name=j",
                     "--size=1m",

@@ -29,10 +29,8 @@ fn logs(path: &Path) -> Vec<Vec<String>> {
 fn both(args: &[&str]) -> [Vec<Vec<String>>; 2] {
     let d = scratch();
     ["fio", "iomark"].map(|tool| {
-        let w = d.path().join(tool);
-        std::fs::create_dir_all(&w).unwrap();
-        let o = fio_or_ours(tool, d.path())
-            .dir(&w)
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let o = cmd
             .args(["--name=j", "--rw=randread", "--bs=4k", "--ioengine=psync"])
             .args(["--write_iolog=j.log", "--output=/dev/null"])
             .args(args)

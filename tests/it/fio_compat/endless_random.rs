@@ -11,16 +11,6 @@
 use crate::util::*;
 use std::path::Path;
 
-/// The lines of the `write_iolog` at `path` without their times (`NAME ACTION
-/// [OFFSET LENGTH]`), after the version line.
-fn iolog(path: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    text.lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
-        .collect()
-}
-
 /// The first job's reads in the JSON report at `path` (`read.total_ios`).
 fn total_reads(path: &Path) -> u64 {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
@@ -36,16 +26,17 @@ fn total_reads(path: &Path) -> u64 {
 fn both(args: &[&str]) -> [(Vec<String>, u64); 2] {
     let d = scratch();
     ["fio", "iomark"].map(|tool| {
-        let w = d.path().join(tool);
-        std::fs::create_dir_all(&w).unwrap();
-        let o = fio_or_ours(tool, d.path())
-            .dir(&w)
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let o = cmd
             .args(["--name=j", "--write_iolog=j.log", "--output-format=json"])
             .args(["--output=out.json", "--rw=randread", "--bs=4k"])
             .args(args)
             .run();
         assert_eq!(o.code, 0, "{tool} {args:?}: {}", o.dump());
-        (iolog(&w.join("j.log")), total_reads(&w.join("out.json")))
+        (
+            iolog_lines(&w.join("j.log")),
+            total_reads(&w.join("out.json")),
+        )
     })
 }
 

@@ -9,17 +9,6 @@
 //! for line, times aside.
 
 use crate::util::*;
-use std::path::Path;
-
-/// The lines of the `write_iolog` at `path` without their times (`NAME ACTION
-/// [OFFSET LENGTH]`), after the version line.
-fn iolog(path: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    text.lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
-        .collect()
-}
 
 /// The log of `args` (a job named `j` whose files are laid out in the run's directory,
 /// logging to `j.log`) under fio 3.33 and under iomark as `fio`, each in a directory
@@ -27,16 +16,13 @@ fn iolog(path: &Path) -> Vec<String> {
 fn both_logs(args: &[&str]) -> [Vec<String>; 2] {
     let d = scratch();
     ["fio", "iomark"].map(|tool| {
-        let w = d.path().join(tool);
-        std::fs::create_dir_all(&w).unwrap();
-        let cmd = fio_or_ours(tool, d.path());
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
         let o = cmd
-            .dir(&w)
             .args(["--name=j", "--write_iolog=j.log", "--output=/dev/null"])
             .args(args)
             .run();
         assert_eq!(o.code, 0, "{tool} {args:?}: {}", o.dump());
-        iolog(&w.join("j.log"))
+        iolog_lines(&w.join("j.log"))
     })
 }
 

@@ -11,10 +11,7 @@ use crate::util::*;
 
 /// fio's or iomark's run of `args` in a fresh directory under `d`.
 fn one(tool: &str, d: &std::path::Path, args: &[&str]) -> Out {
-    let w = d.join(tool);
-    let _ = std::fs::remove_dir_all(&w);
-    std::fs::create_dir_all(&w).unwrap();
-    fio_or_ours(tool, d).dir(&w).args(args).run()
+    fio_or_ours_in(tool, d).0.args(args).run()
 }
 
 #[test]

@@ -213,11 +213,8 @@ fn a_sequential_mix_issues_its_whole_size_as_fio() {
     for (opts, size, bs, loops) in jobs {
         let args: Vec<&str> = opts.split(' ').collect();
         let [ours, fio] = ["iomark", "fio"].map(|tool| {
-            let w = d.path().join(tool);
-            let _ = std::fs::remove_dir_all(&w);
-            std::fs::create_dir_all(&w).unwrap();
-            let o = fio_or_ours(tool, d.path())
-                .dir(&w)
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let o = cmd
                 .args(["--name=m", "--output-format=json"])
                 .args(&args)
                 .run();

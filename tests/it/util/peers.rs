@@ -197,3 +197,22 @@ pub fn parse_only(cmd: Iomark, key: &str, value: &str) -> Out {
     ])
     .run()
 }
+
+/// fio 3.33 (`tool` "fio") or iomark as `fio`, to run in a fresh directory `d/TOOL` (made
+/// empty here): the command, already in that directory, and the directory.
+pub fn fio_or_ours_in(tool: &str, d: &Path) -> (Iomark, std::path::PathBuf) {
+    let w = d.join(tool);
+    let _ = std::fs::remove_dir_all(&w);
+    std::fs::create_dir_all(&w).unwrap();
+    (fio_or_ours(tool, d).dir(&w), w)
+}
+
+/// The lines of the `write_iolog` at `path` without their times (`NAME ACTION
+/// [OFFSET LENGTH]`), after the version line.
+pub fn iolog_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    text.lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        .collect()
+}
