@@ -564,8 +564,10 @@ fn apply_entry(
 
 /// The fio persona refuses a CPU set (`cpus_allowed`, `cpumask`) that names a CPU this
 /// machine lacks while it reads the option, with fio 3.33's line as the reason (`fio:
-/// CPU 100 too large (max=1)`); `iomark run` refuses it when the job starts (its
-/// affinity call fails, exit 3, run/fio/hooks.rs).
+/// CPU 100 too large (max=1)`), and a `numa_cpu_nodes` list naming a node this process
+/// may not use (libnuma's lines, cli/fio_refusal.rs); `iomark run` refuses them when the
+/// job starts (exit 3, run/fio/hooks.rs). `fio` false: not checked (`iomark run`, or
+/// after `--parse-only`: fio 3.33 runs no option callback on a dry run).
 fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError> {
     let key = options::canonical(&e.key);
     let value = e.value.as_deref().unwrap_or_default();
@@ -576,6 +578,18 @@ fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError>
         // affinity call refuses it)
         "cpumask" if !value.trim_start().starts_with('-') => {
             job.tuning.cpus.clone().unwrap_or_default()
+        }
+        // libnuma's parse checks each node named and a range's ends
+        "numa_cpu_nodes" => {
+            let named = value.split(',').flat_map(|p| p.split('-'));
+            let mut named = named.filter_map(|x| x.trim().parse::<u64>().ok());
+            return match named.find(|&n| !crate::job::fio::extra::node_allowed(n)) {
+                Some(n) => {
+                    let why = format!("node {n} is not one this process may use");
+                    Err(options::bad(&key, value, why, &e.origin))
+                }
+                None => Ok(()),
+            };
         }
         _ => return Ok(()),
     };
