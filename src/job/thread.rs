@@ -1,7 +1,9 @@
-//! The one job model a job thread starts from: what fio's job (`FioJob::thread_job`)
-//! and sysbench's (`FileioJob::thread_job`) both say about one of their threads — the
-//! engine, its depth, the sizes of the requests, the open flags, the file set as the
-//! job states it, pacing and limits, what writes carry and when they are made durable.
+//! What a job thread starts from, the one job model's `thread` half
+//! ([`crate::job::model::Job`], beside its `Workload`): what fio's job (`FioJob::model`)
+//! and sysbench's (`FileioJob::model`, mark's presets too) both say about one of their
+//! threads — the engine, its depth, the sizes of the requests, the open flags, the file
+//! set as the job states it, pacing and limits, what writes carry and when they are made
+//! durable.
 //! The one job-thread shell (run/worker/thread.rs) reads this and nothing of either
 //! dialect; so do sysbench's rules of the worker (run/worker/sysbench.rs).
 

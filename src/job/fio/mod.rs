@@ -562,8 +562,9 @@ impl FioJob {
         self.ioengine == "pvsync2"
     }
 
-    /// The job each of its threads starts from (run/worker/thread.rs).
-    pub fn thread_job(&self) -> crate::job::thread::ThreadJob {
+    /// The job each of its threads starts from (run/worker/thread.rs): the `thread`
+    /// half of [`FioJob::model`].
+    fn thread_job(&self) -> crate::job::thread::ThreadJob {
         use crate::job::thread::{DataPattern, FsyncMode, Pace, Syncs, ThreadJob};
         let m = &self.more;
         let (bytes, iops) = (m.rate_bytes, m.rate_iops);

@@ -888,7 +888,7 @@ fn a_fio_job_states_its_thread_job() {
     };
     f.more.dsync_io = true;
     f.more.rate_iops = [5, 0, 0];
-    let t = f.thread_job();
+    let t = f.model().thread;
     assert_eq!((t.engine, t.depth, t.slots()), (EngineKind::Psync, 32, 1));
     assert_eq!((t.request, t.slot_len()), ((512, 16384), 16384));
     assert!(!t.direct && !t.sync && t.dsync);
@@ -914,8 +914,13 @@ fn a_fio_job_states_its_thread_job() {
     f.directory = vec!["/d".into(), "/e".into()];
     (f.more.zero_buffers, f.more.fdatasync, f.end_fsync) = (true, 1, true);
     f.more.verify = Some(crate::job::fio::keys_verify::VerifyKind::Crc32c);
-    let t = f.thread_job();
+    let t = f.model().thread;
     assert!(t.writes && t.validate && t.dir == std::path::Path::new("/d"));
+    // the model's values only sysbench fills stay "none"; fdatasync=1 is fio's count
+    let w = f.model().work;
+    let (p, y) = (&w.pick, &w.syncs);
+    assert_eq!((p.read_ratio, p.merged, y.series_every), (None, 0, 0));
+    assert_eq!((y.fsync_every, y.fdatasync_every, y.at_end), (0, 1, true));
     assert_eq!(t.data, crate::job::thread::DataPattern::Zeros);
     let s = t.syncs;
     assert_eq!(
@@ -926,7 +931,7 @@ fn a_fio_job_states_its_thread_job() {
     f.filesize = Some((1 << 20, 2 << 20));
     f.more.rate_iops = [0; 3];
     f.engine = EngineKind::Libaio;
-    let t = f.thread_job();
+    let t = f.model().thread;
     assert_eq!((t.file_size, t.pace, t.slots()), (None, Pace::Free, 32));
 }
 

@@ -1,17 +1,29 @@
-//! fio's keys as the one job model's [`Workload`] (`job/model/workload.rs`):
-//! [`FioJob::workload`], the one place a fio job's request picking, limits, pacing,
-//! data, syncs, verify, failure policy and queue are named for the worker.
+//! fio's keys as the one job model ([`Job`], `job/model/`): [`FioJob::model`], the one
+//! function a fio job's thread is produced by — its [`crate::job::thread::ThreadJob`]
+//! (`FioJob::thread_job`) beside its [`Workload`] ([`FioJob::workload`], the one place
+//! a fio job's request picking, limits, pacing, data, syncs, verify, failure policy and
+//! queue are named for the worker).
 
 use crate::job::fio::FioJob;
 use crate::job::model::workload::{
     Data, Failure, FilePicking, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
 };
+use crate::job::model::Job;
 use crate::job::model::Workload;
 
 impl FioJob {
+    /// One of the job's threads in the one job model (`io_size=N%` must be resolved to
+    /// bytes first: `run/fio/plan.rs` does).
+    pub fn model(&self) -> Job {
+        Job {
+            thread: self.thread_job(),
+            work: self.workload(),
+        }
+    }
+
     /// The job's requests in the one job model, as each of its threads runs them
     /// (`io_size=N%` must be resolved to bytes first: `run/fio/plan.rs` does).
-    pub fn workload(&self) -> Workload {
+    fn workload(&self) -> Workload {
         Workload {
             name: self.name.clone(),
             pick: self.picking(),
@@ -35,6 +47,7 @@ impl FioJob {
                 range_every: self.tuning.sync_file_range,
                 at_end: self.end_fsync,
                 on_close: self.more.fsync_on_close,
+                series_every: 0,
             },
             verify: self.verify(),
             failure: Failure {
@@ -73,6 +86,8 @@ impl FioJob {
             // fio's fixup: a `randseed` given turns `randrepeat` off after the first
             // seeding, so no loop is seeded again
             repeat: self.more.randrepeat && self.randseed.is_none(),
+            read_ratio: None,
+            merged: 0,
         }
     }
 
@@ -131,6 +146,7 @@ impl FioJob {
             depth: self.iodepth,
             batch: m.iodepth_batch,
             reap_min: m.iodepth_batch_complete_min,
+            reap_max: m.iodepth_batch_complete_max,
             low: m.iodepth_low,
             offload: c.offload,
             flow: (c.flow > 0).then_some((c.flow_id, c.flow)),

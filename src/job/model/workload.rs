@@ -3,10 +3,13 @@
 //! how each request is picked (direction, size, offset, file), how many there are and
 //! for how long, how they are paced, what writes carry, when they are synced, how
 //! written data is checked, what a failure does, how the queue is filled and drained.
-//! A dialect fills it once per job (`FioJob::workload`, job/fio/workload.rs); the
-//! worker (`run/worker/`) reads it through its plan and never a dialect's fields.
+//! Each dialect fills it once per job, as the `work` half of the one job model
+//! (`FioJob::model`, job/fio/workload.rs; `FileioJob::model`, job/sysbench/model.rs);
+//! the worker (`run/worker/`) and sysbench's
+//! generator (`run/sysbench/gen.rs`) read it and never a dialect's fields.
 //!
-//! Pure values, no I/O; each field says which fio key fills it where the name differs.
+//! Pure values, no I/O; each field says which fio key fills it where the name differs,
+//! and the few values only sysbench states say so: fio fills them with their "none".
 
 use super::{BlockSizes, Distribution, FileService, RandGen, RateProcess, RwMode};
 use crate::job::model::failure::ContinueOnError;
@@ -76,6 +79,14 @@ pub struct Picking {
     /// the generators start over at each loop (`randrepeat` without `randseed`: fio's
     /// `rand_repeatable` after its fixup)
     pub repeat: bool,
+    /// reads per write of a mixed job, decided by what has completed: the next request
+    /// reads while (reads done + 1) / (writes done + 1) is below it; may be +inf (reads
+    /// only) or 0 (writes only). Filled by sysbench (`--file-rw-ratio` of `rndrw`); fio
+    /// leaves None, its mix is `read_pct`'s draw
+    pub read_ratio: Option<f64>,
+    /// blocks a sequential request joins (0 or 1: one). Filled by sysbench
+    /// (`--file-merged-requests`); fio leaves 0, its sizes are `bs` alone
+    pub merged: u32,
 }
 
 impl Picking {
@@ -189,6 +200,11 @@ pub struct SyncPoints {
     pub at_end: bool,
     /// fsync each file when it is closed (`fsync_on_close`)
     pub on_close: bool,
+    /// after every N requests of the whole run, reads and writes alike, once something
+    /// was written: a series of sync events, one per file of the set (0 = never).
+    /// Filled by sysbench (`--file-fsync-freq`, by the thread's sync call); fio leaves 0,
+    /// its syncs count each file's writes (`fsync_every`)
+    pub series_every: u64,
 }
 
 /// How written data is checked.
@@ -243,6 +259,10 @@ pub struct Queue {
     pub batch: u32,
     /// completions reaped at least at once (`iodepth_batch_complete_min`)
     pub reap_min: u32,
+    /// completions taken per reap at most, 0: every one ready (`iodepth_batch_complete_max`
+    /// as given, which fio's thread resolves against the depth; sysbench's 0, as its
+    /// `io_getevents(ctx, 1, backlog, …)`; mark's presets 1)
+    pub reap_max: u32,
     /// depth the queue drains to before filling again (`iodepth_low`; 0 = depth)
     pub low: u32,
     /// requests are issued from a thread apart (`io_submit_mode=offload`)

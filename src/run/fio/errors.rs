@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn non_fatal_follows_fios_lists() {
         use crate::job::fio::on_error::ContinueOnError as C;
-        let mut m = crate::job::fio::FioJob::default().workload().failure;
+        let mut m = crate::job::fio::FioJob::default().model().work.failure;
         let eio = IoErr::Errno(libc::EIO);
         let enospc = IoErr::Errno(libc::ENOSPC);
         assert!(!non_fatal(&m, ErrorClass::Write, eio));

@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub job: FioJob,
-    /// what the thread's requests are in the one job model (job/model/workload.rs):
-    /// picking, limits, pacing, data, syncs, verify, failure policy, queue; the worker
-    /// reads these, not `job`'s fields
+    /// what the thread's requests are in the one job model (`FioJob::model`'s
+    /// `work`, job/model/workload.rs): picking, limits, pacing, data, syncs, verify,
+    /// failure policy, queue; the worker reads these, not `job`'s fields
     pub work: Workload,
-    /// what the thread starts from in the one job model (job/thread.rs): its engine,
-    /// depth, request sizes, open flags, pacing and limits
+    /// what the thread starts from in the one job model (`FioJob::model`'s `thread`,
+    /// job/thread.rs): its engine, depth, request sizes, open flags, pacing and limits
     pub thread_job: ThreadJob,
     pub files: Vec<FileSpec>,
     /// I/O region of each file: (first byte, length), bytes
@@ -187,10 +187,11 @@ impl Plan {
 /// The plan of a thread of a job whose setup failed (run/fio/setup.rs): no file, no
 /// region, nothing to do; it is never run, only reported.
 pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
+    let model = job.model();
     Plan {
         job: job.clone(),
-        thread_job: job.thread_job(),
-        work: job.workload(),
+        thread_job: model.thread,
+        work: model.work,
         files: Vec::new(),
         regions: Vec::new(),
         align: 1,
@@ -906,10 +907,11 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
             None => (byte_limit, verify_cycle_bytes(job, pass_bytes), 0),
         },
     };
+    let model = job.model();
     Ok(Plan {
         job: job.clone(),
-        thread_job: job.thread_job(),
-        work: job.workload(),
+        thread_job: model.thread,
+        work: model.work,
         files,
         regions,
         align,

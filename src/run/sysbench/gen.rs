@@ -6,8 +6,13 @@
 //! written) is global. The rndrw choice reads the counts of *completed* reads and writes.
 //! Offsets are drawn over the effective file set `FS × N` with FS a whole number of
 //! blocks, which removes bugs B2 (file index N) and B6 (misaligned offsets).
+//!
+//! It is built from the one job model ([`Job`]: direction and order, the read/write
+//! ratio, the block size and merged requests, the run-wide sync series) over the file
+//! set's geometry (files, their size, the bytes offsets are drawn over).
 
-use crate::job::sysbench::{Geometry, TestMode};
+use crate::job::model::Job;
+use crate::job::sysbench::Geometry;
 use crate::run::sysbench::rng::Xoroshiro128Plus;
 
 /// Kind of one fileio request.
@@ -46,13 +51,24 @@ pub struct Request {
     pub len: u64,
 }
 
+/// The direction of each read/write request.
+#[derive(Clone, Copy, Debug)]
+enum Dirs {
+    /// reads only
+    Read,
+    /// writes only
+    Write,
+    /// reads while (reads done + 1) / (writes done + 1) is below the ratio, else writes
+    Mix(f64),
+}
+
 /// The shared generator state.
 #[derive(Debug)]
 pub struct Generator {
-    mode: TestMode,
+    dirs: Dirs,
+    sequential: bool,
     g: Geometry,
     freq: u64,
-    ratio: f64,
     cf: u32,
     pos: u64,
     req_done: u64,
@@ -61,14 +77,30 @@ pub struct Generator {
 }
 
 impl Generator {
-    /// A fresh generator (cursor at file 0, offset 0). `freq` is the effective
-    /// `--file-fsync-freq` (0 = no periodic fsync).
-    pub fn new(mode: TestMode, g: Geometry, freq: u32, ratio: f64) -> Self {
+    /// A fresh generator (cursor at file 0, offset 0) of the model `job` over the file
+    /// set `g`: the model's block size, merged requests, direction, read/write ratio
+    /// (without one, the reads' share) and sync series.
+    pub fn new(job: &Job, g: Geometry) -> Self {
+        let p = &job.work.pick;
+        let dirs = match (p.rw.reads(), p.rw.writes()) {
+            (true, false) => Dirs::Read,
+            (false, true) => Dirs::Write,
+            _ => Dirs::Mix(p.read_ratio.unwrap_or_else(|| {
+                f64::from(p.read_pct) / f64::from(100u32.saturating_sub(p.read_pct))
+            })),
+        };
+        let block = p.bs[0].min();
+        let merged = u64::from(p.merged.max(1));
+        let g = Geometry {
+            block,
+            request: block.saturating_mul(merged),
+            ..g
+        };
         Generator {
-            mode,
+            dirs,
+            sequential: !p.rw.random(),
             g,
-            freq: u64::from(freq),
-            ratio,
+            freq: job.work.syncs.series_every,
             cf: 0,
             pos: 0,
             req_done: 0,
@@ -86,11 +118,11 @@ impl Generator {
         reads_done: u64,
         writes_done: u64,
     ) -> Request {
-        let kind = match self.mode {
-            TestMode::Seqwr | TestMode::Seqrewr | TestMode::Rndwr => ReqKind::Write,
-            TestMode::Seqrd | TestMode::Rndrd => ReqKind::Read,
-            TestMode::Rndrw => {
-                if (reads_done as f64 + 1.0) / (writes_done as f64 + 1.0) < self.ratio {
+        let kind = match self.dirs {
+            Dirs::Write => ReqKind::Write,
+            Dirs::Read => ReqKind::Read,
+            Dirs::Mix(ratio) => {
+                if (reads_done as f64 + 1.0) / (writes_done as f64 + 1.0) < ratio {
                     ReqKind::Read
                 } else {
                     ReqKind::Write
@@ -115,7 +147,7 @@ impl Generator {
         if kind == ReqKind::Write {
             self.dirty = true;
         }
-        if self.mode.is_sequential() {
+        if self.sequential {
             if self.cf == self.g.files {
                 self.cf = 0;
                 self.pos = 0;
@@ -158,7 +190,16 @@ impl Generator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::sysbench::TestMode;
     use crate::run::sysbench::rng::GlibcRandom;
+
+    /// The generator of a fileio job in `mode` over `g`, with `--file-fsync-freq=freq`
+    /// and `--file-rw-ratio=ratio`, through the one job model.
+    fn gen_of(mode: TestMode, g: Geometry, freq: u32, ratio: f64) -> Generator {
+        let mut s = crate::job::sysbench::tests::job(g.total, g.files, g.block);
+        (s.test_mode, s.fsync_freq, s.rw_ratio) = (Some(mode), freq, ratio);
+        Generator::new(&s.model(&g), g)
+    }
 
     fn geom(files: u32, fs: u64, block: u64) -> Geometry {
         Geometry {
@@ -180,7 +221,7 @@ mod tests {
         ratio: f64,
         events: u64,
     ) -> (u64, u64, u64) {
-        let mut gen = Generator::new(mode, g, freq, ratio);
+        let mut gen = gen_of(mode, g, freq, ratio);
         let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
         let (mut r, mut w, mut f) = (0, 0, 0);
         for _ in 0..events {
@@ -209,7 +250,7 @@ mod tests {
     #[test]
     fn rw_ratio_patterns() {
         let pattern = |ratio: f64, n: usize| {
-            let mut gen = Generator::new(TestMode::Rndrw, geom(4, 1 << 20, 16384), 0, ratio);
+            let mut gen = gen_of(TestMode::Rndrw, geom(4, 1 << 20, 16384), 0, ratio);
             let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
             let (mut r, mut w) = (0, 0);
             let mut s = String::new();
@@ -250,7 +291,7 @@ mod tests {
             block: 16384,
             request: 16384,
         };
-        let mut gen = Generator::new(TestMode::Seqrd, g, 0, 1.5);
+        let mut gen = gen_of(TestMode::Seqrd, g, 0, 1.5);
         let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
         let got: Vec<(u32, u64, u64)> = (0..7)
             .map(|_| {
@@ -291,7 +332,7 @@ mod tests {
             (1, 1, 49152),
             (2, 2, 147456),
         ];
-        let mut gen = Generator::new(TestMode::Rndrw, geom(4, 256 << 10, 16384), 100, 1.5);
+        let mut gen = gen_of(TestMode::Rndrw, geom(4, 256 << 10, 16384), 100, 1.5);
         let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(1));
         let (mut r, mut w) = (0, 0);
         for (i, e) in expect.iter().enumerate() {

@@ -8,6 +8,7 @@
 
 use crate::files::fileset;
 use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::job::thread::Pace;
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
 use crate::result::job::EffectiveJob;
@@ -53,7 +54,6 @@ pub(super) fn inputs(
 /// The file set opened for a run, and what was known of the target before it.
 struct Ready {
     g: Geometry,
-    mode: TestMode,
     files: Vec<std::fs::File>,
     root: Root,
     diag: Diagnosis,
@@ -115,7 +115,7 @@ pub(super) fn run(
     });
     ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
     // a live line reads the recorders while the run goes on
-    let sh = shared(job, (r.g, r.mode), ran.live.is_some(), console, signals);
+    let sh = shared(job, r.g, ran.live.is_some(), console, signals);
     let seed_used = if job.rand_seed != 0 {
         job.rand_seed as u32
     } else {
@@ -238,7 +238,6 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     Ok(Ready {
         watch,
         g,
-        mode,
         files,
         root,
         diag,
@@ -293,7 +292,7 @@ fn cache_notes(
 /// The state the workers and the main thread share.
 fn shared(
     job: &FileioJob,
-    (g, mode): (Geometry, TestMode),
+    g: Geometry,
     watched: bool,
     console: &Arc<Console>,
     signals: &Signals,
@@ -304,12 +303,12 @@ fn shared(
         || job.samples
         || !job.report_checkpoints.is_empty()
         || job.forced_shutdown.is_some();
+    let model = job.model(&g);
+    let paced = matches!(model.thread.pace, Pace::Shared { .. });
     Shared {
-        job: job.clone(),
+        gen: Mutex::new(Generator::new(&model, g)),
+        model,
         geom: g,
-        thread_job: job.thread_job(&g),
-        mode,
-        gen: Mutex::new(Generator::new(mode, g, job.fsync_freq, job.rw_ratio)),
         reads_done: AtomicU64::new(0),
         writes_done: AtomicU64::new(0),
         events_started: AtomicU64::new(0),
@@ -322,7 +321,7 @@ fn shared(
         failure: Mutex::new(None),
         fail_code: std::sync::atomic::AtomicI32::new(exit::FAILED),
         console: Arc::clone(console),
-        rate: (job.rate > 0).then(RateQueue::default),
+        rate: paced.then(RateQueue::default),
         running: Mutex::new(threads),
         finished: Condvar::new(),
         pool_extra: 1 << 20,
@@ -443,7 +442,10 @@ impl Gate {
 /// The `--rate` arrivals: exponential gaps of mean `1/rate` s from the start, each
 /// queued at its due time; a full queue fails the run (the workers cannot keep up).
 fn arrivals(sh: &Shared, q: &RateQueue, start: Instant, mut rng: Xoroshiro128Plus) {
-    let rate = sh.job.rate as f64;
+    let Pace::Shared { events } = sh.model.thread.pace else {
+        return;
+    };
+    let rate = events as f64;
     let mut next = start;
     let deadline = sh.deadline();
     loop {

@@ -1,13 +1,13 @@
 //! What the threads of one `fileio` run share with the main thread ([`Shared`]: the
-//! job, the generator, completed counts, the `--events` budget, statistics, the first
+//! job in the one job model, the generator built from it, completed counts, the `--events` budget, statistics, the first
 //! failure), the `--rate` queue ([`RateQueue`]) and the errno words of a FATAL line. The
 //! threads' start is thread.rs, their loop under sysbench's rules run/worker/sysbench.rs;
 //! both name this file, and it names neither.
 
 use crate::engine::IoErr;
 use crate::files::strerror;
-use crate::job::sysbench::{FileioJob, Geometry, TestMode};
-use crate::job::thread::ThreadJob;
+use crate::job::model::Job;
+use crate::job::sysbench::Geometry;
 use crate::run::sysbench::gen::Generator;
 use crate::stats::clock::Clock;
 use crate::stats::job::JobStats;
@@ -102,16 +102,14 @@ impl RateQueue {
 
 /// State shared by the workers and the main thread.
 pub struct Shared {
-    /// the job
-    pub job: FileioJob,
-    /// its geometry
+    /// each thread of the job in the one job model (`FileioJob::model`): what the
+    /// thread starts from (`thread`: the engine of `--file-io-mode`, the backlog, the
+    /// request size, the limits, the pace, the data, the syncs) and what its requests
+    /// are picked by (`work`); every job-thread decision of the run reads it
+    pub model: Job,
+    /// the file set's geometry (the report's and the results' sizes)
     pub geom: Geometry,
-    /// what each of its threads starts from in the one job model (job/thread.rs): the
-    /// engine of `--file-io-mode`, the backlog, the request size, the limits
-    pub thread_job: ThreadJob,
-    /// its test mode
-    pub mode: TestMode,
-    /// the global request generator
+    /// the global request generator, built from `model`
     pub gen: Mutex<Generator>,
     /// completed reads (rndrw rule)
     pub reads_done: AtomicU64,
@@ -159,7 +157,7 @@ impl Shared {
     /// Deadline of the time limit, if any.
     pub fn deadline(&self) -> Option<Instant> {
         let start = *self.start.get()?;
-        self.thread_job.time.map(|t| start + t)
+        self.model.thread.time.map(|t| start + t)
     }
 
     /// Record the first failure and stop everyone.

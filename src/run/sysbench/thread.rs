@@ -29,9 +29,9 @@ pub fn thread(
     barriers: &[Barrier; 2],
     fds: Vec<RawFd>,
 ) {
-    let job = &sh.job;
-    let req_len = sh.thread_job.slot_len();
-    let mut t = JobThread::enter(&sh.thread_job);
+    let job = &sh.model.thread;
+    let req_len = job.slot_len();
+    let mut t = JobThread::enter(job);
     // Write source: zeros or a random pool, never overwritten by reads.
     let pool_len = if job.data == DataPattern::Random {
         req_len + sh.pool_extra
@@ -49,8 +49,8 @@ pub fn thread(
     // the submission that fills the queue waits for a completion in the same call:
     // the event waits for a free slot right after it anyway
     spec.ring.wait_when_full = true;
-    spec.ring.reap_max = job.reap_max;
-    spec.map_len = sh.geom.file_size as usize;
+    spec.ring.reap_max = sh.model.work.queue.reap_max as usize;
+    spec.map_len = job.file_size.unwrap_or(0) as usize;
     let d = ThreadDrive {
         sh,
         tid,

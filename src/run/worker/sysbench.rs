@@ -85,7 +85,7 @@ impl<'s> SysbenchRules<'s> {
         (pool, pool_len): (&'s mut AlignedBuf, usize),
         depth: usize,
     ) -> Self {
-        let job = &sh.thread_job;
+        let job = &sh.model.thread;
         let req_len = job.slot_len();
         let start = *sh
             .start
@@ -159,7 +159,7 @@ impl<'s> SysbenchRules<'s> {
             return None;
         }
         let over = |limit| sh.events_started.fetch_add(1, Ordering::Relaxed) >= limit;
-        if sh.thread_job.ios.is_some_and(over) {
+        if sh.model.thread.ios.is_some_and(over) {
             sh.console
                 .collapsible(4, "Event limit exceeded, exiting...");
             return None;
@@ -201,7 +201,7 @@ impl<'s> SysbenchRules<'s> {
     /// A periodic fsync event, done here (not a request of the loop).
     fn fsync_event<E: Engine>(&mut self, eng: &mut E, file: u32) -> Next {
         if let Err(e) = sync_retry(eng, file as usize, self.sync_kind, MAX_RETRIES) {
-            let job = &self.sh.thread_job;
+            let job = &self.sh.model.thread;
             self.fail(vec![format!(
                 "FATAL: Failed to fsync file! file: {file} ({}) {}",
                 display(&job.dir, file),
@@ -225,7 +225,7 @@ impl<'s> SysbenchRules<'s> {
         len: usize,
         slot: usize,
     ) -> (*mut u8, u16) {
-        let job = &self.sh.thread_job;
+        let job = &self.sh.model.thread;
         if job.validate {
             // SAFETY: the slot's buffer holds a whole request and is not in flight.
             let b = unsafe { std::slice::from_raw_parts_mut(slot_buf, len) };
@@ -260,7 +260,7 @@ impl<'s> SysbenchRules<'s> {
         res: Result<usize, IoErr>,
     ) -> bool {
         let sh = self.sh;
-        let job = &sh.thread_job;
+        let job = &sh.model.thread;
         let (file, offset, len) = (req.io.file as u32, req.io.offset, req.io.len);
         let what = if req.tag == ReqKind::Read {
             "read"
@@ -306,7 +306,8 @@ impl<'s> SysbenchRules<'s> {
         let (file, offset) = (req.io.file as u32, req.io.offset);
         // SAFETY: the read completed into this buffer, which is ours again.
         let data = unsafe { std::slice::from_raw_parts(req.io.buf, req.io.len) };
-        let Err(m) = verify::sysbench::check(data, offset, sh.thread_job.request.0 as usize) else {
+        let Err(m) = verify::sysbench::check(data, offset, sh.model.thread.request.0 as usize)
+        else {
             return true;
         };
         let mut lines = match m {
@@ -327,7 +328,7 @@ impl<'s> SysbenchRules<'s> {
         };
         lines.push(format!(
             "FATAL: Validation failed on file {file} ({}), block offset {offset}, exiting...",
-            display(&sh.thread_job.dir, file)
+            display(&sh.model.thread.dir, file)
         ));
         self.fail(lines);
         false
@@ -337,7 +338,7 @@ impl<'s> SysbenchRules<'s> {
     /// only when nothing stopped the run; its duration is kept (inside the run time).
     fn end_fsync<E: Engine>(&mut self, eng: &mut E) {
         let sh = self.sh;
-        let job = &sh.thread_job;
+        let job = &sh.model.thread;
         if !(job.syncs.at_end && job.writes) || sh.stop.load(Ordering::Relaxed) {
             return;
         }

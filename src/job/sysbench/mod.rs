@@ -1,10 +1,17 @@
-//! `FileioJob`: a validated sysbench-style fileio job, and the geometry derived from it.
+//! `FileioJob`: sysbench's parsed fileio options, validated, and the file set's geometry
+//! derived from them. What a job thread does with them is the one job model's
+//! (`FileioJob::model`, model.rs); the run reads the options themselves only for the
+//! commands and the console and report settings (verbosity, report interval and
+//! checkpoints, percentile, histogram, JSON and charts, forced shutdown, the header).
 //!
-//! Built by `cli::fileio` from argv, consumed by `target::fileset` and `run::fileio`.
+//! Built by `cli::fileio` from argv (and by mark's presets), consumed by `files::fileset`
+//! and `run::sysbench`.
 //! Sizes are bytes, times seconds. Geometry follows sysbench 1.0.20 with iomark's
 //! fixes of its bugs (per-file size rounded down to whole blocks; docs/compat/sysbench.md).
 
 use std::path::PathBuf;
+
+mod model;
 
 /// One of sysbench's six `--file-test-mode` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -354,40 +361,6 @@ impl FileioJob {
     }
 }
 
-impl FileioJob {
-    /// The job each of its threads starts from (run/worker/thread.rs), over the file
-    /// set's geometry `g` ([`FileioJob::geometry`]).
-    pub fn thread_job(&self, g: &Geometry) -> crate::job::thread::ThreadJob {
-        use crate::job::thread::{Pace, Syncs, ThreadJob};
-        let f = self.extra_flags;
-        ThreadJob {
-            engine: self.io_mode.engine(),
-            depth: self.async_backlog as usize,
-            request: (g.block, g.request.max(g.block)),
-            direct: f.direct,
-            sync: f.sync,
-            dsync: f.dsync,
-            files: g.files,
-            file_size: Some(g.file_size),
-            pace: match self.rate {
-                0 => Pace::Free,
-                events => Pace::Shared { events },
-            },
-            time: (self.time_limit > 0).then(|| std::time::Duration::from_secs(self.time_limit)),
-            ios: (self.event_limit > 0).then_some(self.event_limit),
-            dir: self.dir.clone(),
-            writes: self.test_mode.is_some_and(TestMode::writes),
-            data: self.data,
-            validate: self.validate,
-            syncs: Syncs {
-                call: self.fsync_mode,
-                each_write: self.fsync_all,
-                at_end: self.fsync_end,
-            },
-        }
-    }
-}
-
 impl Geometry {
     /// True when iomark's per-file size differs from sysbench's `floor(TOTAL/N)`.
     pub fn rounded(&self) -> bool {
@@ -440,46 +413,6 @@ pub(crate) mod tests {
             history: false,
             progress: false,
         }
-    }
-
-    #[test]
-    fn a_fileio_job_states_its_thread_job() {
-        use crate::job::thread::Pace;
-        use crate::util::engines::Kind;
-        let mut s = job(1 << 20, 4, 4096);
-        s.io_mode = IoMode::Async;
-        s.async_backlog = 16;
-        s.merged_requests = 2;
-        s.extra_flags.direct = true;
-        s.rate = 100;
-        s.event_limit = 50;
-        let t = s.thread_job(&s.geometry().unwrap());
-        assert_eq!((t.engine, t.depth, t.slots()), (Kind::IoUring, 16, 16));
-        assert_eq!((t.request, t.slot_len()), ((4096, 8192), 8192));
-        assert!(t.direct && !t.sync && !t.dsync);
-        assert_eq!((t.files, t.file_size), (4, Some(256 << 10)));
-        assert_eq!(t.pace, Pace::Shared { events: 100 });
-        assert_eq!((t.dir.as_path(), t.writes), (s.dir.as_path(), false));
-        assert_eq!((t.data, t.validate), (DataPattern::Zeros, false));
-        let syncs = crate::job::thread::Syncs {
-            call: FsyncMode::Fsync,
-            each_write: false,
-            at_end: true,
-        };
-        assert_eq!(t.syncs, syncs);
-        let ten = std::time::Duration::from_secs(10);
-        assert_eq!((t.time, t.ios), (Some(ten), Some(50)));
-        // no limits, no rate, a mode that does not queue
-        (s.io_mode, s.time_limit, s.event_limit, s.rate) = (IoMode::Mmap, 0, 0, 0);
-        // a write mode, random data, validated, fdatasync after each write and not at the end
-        (s.test_mode, s.data, s.validate) = (Some(TestMode::Rndwr), DataPattern::Random, true);
-        (s.fsync_mode, s.fsync_all, s.fsync_end) = (FsyncMode::Fdatasync, true, false);
-        let t = s.thread_job(&s.geometry().unwrap());
-        assert!(t.writes && t.validate && t.data == DataPattern::Random);
-        let (call, each, end) = (t.syncs.call, t.syncs.each_write, t.syncs.at_end);
-        assert_eq!((call, each, end), (FsyncMode::Fdatasync, true, false));
-        assert_eq!((t.engine, t.slots(), t.pace), (Kind::Mmap, 1, Pace::Free));
-        assert_eq!((t.time, t.ios), (None, None));
     }
 
     #[test]
