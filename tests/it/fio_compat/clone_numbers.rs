@@ -79,3 +79,45 @@ fn offset_increment_goes_by_fios_clone_number() {
     }
     assert_eq!(io, fio, "iomark's clones differ from fio's");
 }
+
+/// `offset_increment=N%` as fio 3.33 reads it (options.c `str_offset_increment_cb`,
+/// filesetup.c `get_start_offset`): N % of the file, times the clone's number, added to
+/// `offset` and aligned up to the smallest block size (or `offset_align`). Over a file of
+/// 1 MiB, 10 % is 104857.6 bytes: fio's clones start at 104857 and 209714 aligned up,
+/// bytes 106496 and 212992 — each clone's log is fio's, offsets and all.
+#[test]
+fn a_percent_offset_increment_is_fios_share_of_the_file() {
+    require_fio();
+    let cases: [&[&str]; 4] = [
+        &["--offset_increment=10%"],
+        &["--offset_increment=10%", "--offset=4k"],
+        &["--offset_increment=10%", "--offset=10%"],
+        &["--offset_increment=10%", "--offset_align=64k"],
+    ];
+    for extra in cases {
+        let mut args = vec!["--numjobs=3", "--filename=f", "--filesize=1m", "--size=64k"];
+        args.extend_from_slice(extra);
+        let [fio, io] = both(&args);
+        assert_eq!(io.len(), 3, "{args:?}: {io:#?}");
+        assert_eq!(io, fio, "{args:?}: iomark's clones differ from fio's");
+    }
+    // the starts themselves, from the arithmetic above (a sequential read: each
+    // clone's first read is its start)
+    let [_, io] = both(&[
+        "--rw=read",
+        "--numjobs=3",
+        "--filename=f",
+        "--filesize=1m",
+        "--size=64k",
+        "--offset_increment=10%",
+    ]);
+    let mut firsts: Vec<u64> = io
+        .iter()
+        .map(|log| {
+            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
+            read.split_whitespace().nth(2).unwrap().parse().unwrap()
+        })
+        .collect();
+    firsts.sort();
+    assert_eq!(firsts, [0, 106_496, 212_992]);
+}
