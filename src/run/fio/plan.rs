@@ -382,10 +382,12 @@ pub(crate) fn files_for(
 
 /// A file's region `(start, len)` and the size it is laid out at: fill_device without a
 /// size has the free space as its region (written until ENOSPC), nothing laid out in
-/// advance.
+/// advance; a region that starts at or past the file's end (a clone's offset past it)
+/// is empty and lays out nothing, the file keeping its size (fio 3.33).
 fn laid_out(job: &FioJob, p: &Path, existing: Option<u64>, (start, len): Region) -> (u64, u64) {
     match crate::run::fio::errors::fill_region(job, p, existing, start) {
         Some(r) => r,
+        None if len == 0 => (0, existing.unwrap_or(start)),
         None => (len, start.saturating_add(len)),
     }
 }
@@ -965,6 +967,11 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
             });
         }
     }
+    // every region empty (each starts at or past its file's end): fio 3.33 runs the
+    // thread without I/O (`no_region`)
+    if no_region(regions) {
+        return Ok(());
+    }
     if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < min_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
@@ -977,6 +984,13 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
         });
     }
     Ok(())
+}
+
+/// Whether a thread's files all have empty I/O regions (a clone whose `offset` plus
+/// `offset_increment` lies at or past each file's end): fio 3.33 runs it, with no I/O,
+/// and reports it with zeros.
+pub(crate) fn no_region(regions: &[Region]) -> bool {
+    !regions.is_empty() && regions.iter().all(|r| r.1 == 0)
 }
 
 /// The seed of thread `global_index` (among all threads of all jobs, from 0).
