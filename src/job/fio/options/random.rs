@@ -124,11 +124,18 @@ fn fio_seed(v: &str, kb_base: u64) -> Option<u64> {
     Some(n.n.wrapping_mul(mult) as u64)
 }
 
-/// `random_distribution=READ[,WRITE]`; `sequence:2,0,1` uses commas between indices, so
-/// it is one value for both directions.
+/// `random_distribution=READ[,WRITE]` under `iomark run`; `sequence:2,0,1` uses commas
+/// between indices, so it is one value for both directions. The fio persona reads one
+/// value for both directions, as fio 3.33 does ([`fio_distribution`]).
 fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let kb = c.job.kb_base;
+    if c.job.fio_persona {
+        if let Some(d) = fio_distribution(v).map_err(|e| c.bad(v, e))? {
+            c.job.more.dist = [d.clone(), d];
+            return Ok(());
+        }
+    }
     let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
         vec![v]
     } else {
@@ -146,6 +153,34 @@ fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     };
     c.job.more.dist = [r, w];
     Ok(())
+}
+
+/// fio 3.33's reading of `random_distribution` (parse.c `opt_len`, options.c
+/// `str_random_distribution_cb`): the word is the text before the first `,` (else
+/// before the first `:`) and must be one of the listed words, so `zipf:1.2,pareto:0.3`
+/// names none; `zipf`, `pareto` and `normal` take their parameter from after the first
+/// `:` of the whole value (`zipf,pareto:0.3` is zipf with theta 0.3), for both
+/// directions; text after `random,` is not read. `None`: a value with no `,`, or a zoned
+/// one, read one direction at a time as before ([`persona_distribution`]).
+fn fio_distribution(v: &str) -> Result<Option<Distribution>, String> {
+    let t = v.trim();
+    let Some((word, _)) = t.split_once(',') else {
+        return Ok(None);
+    };
+    let post = t.split_once(':').map(|(_, p)| p);
+    match word {
+        "random" => Ok(Some(Distribution::Random)),
+        "zipf" | "pareto" | "normal" => {
+            let (val, center) = fio_skew(word, post, false)?;
+            Ok(Some(match word {
+                "zipf" => Distribution::Zipf(val, center),
+                "pareto" => Distribution::Pareto(val, center),
+                _ => Distribution::Normal(val, center),
+            }))
+        }
+        "zoned" | "zoned_abs" => Ok(None),
+        _ => Err("accepted: random, zipf, pareto, normal, zoned, zoned_abs".into()),
+    }
 }
 
 /// One direction's distribution as the fio persona reads it: `zipf`, `pareto` and
