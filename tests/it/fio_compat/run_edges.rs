@@ -158,3 +158,34 @@ fn a_numa_node_this_machine_lacks_is_refused_while_parsing_as_fios() {
         }
     }
 }
+
+/// Node lists as libnuma's `numa_parse_nodestring` reads them for fio 3.33 (C's
+/// `strtoul` of base 0, `+` relative, `all`): `all`, `-0`, `0x0` are node 0 and run;
+/// `-1` wraps (libnuma prints it as `%d`: `node argument -1 is out of range`) and `+1`
+/// (the second allowed node, past them the mask's size: `node argument 1024 is out of
+/// range`) are refused with libnuma's lines, exit 1 (this machine's one node, 0).
+#[test]
+fn numa_node_lists_are_read_as_libnumas() {
+    require_fio();
+    if std::path::Path::new("/sys/devices/system/node/node1").exists() {
+        return absent_here(format_args!(
+            "numa_node_lists: this machine has more than one node"
+        ));
+    }
+    let d = scratch();
+    for nodes in ["all", "-0", "0x0"] {
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        let args = ["--name=x", "--size=64k", "--ioengine=null", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        assert_eq!((fio.0, fio.2.as_str()), (0, ""), "{nodes}: {fio:?}");
+        assert_eq!((ours.0, ours.2.as_str()), (0, ""), "{nodes}: {ours:?}");
+    }
+    for (nodes, arg) in [("-1", "-1"), ("+1", "1024")] {
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        let args = ["--name=x", "--size=64k", "--ioengine=null", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        let want = format!("libnuma: Warning: node argument {arg} is out of range\n");
+        assert!(fio.2.starts_with(&want), "{nodes}: {fio:?}");
+        assert_eq!(ours, fio, "{nodes}");
+    }
+}
