@@ -507,41 +507,16 @@ fn libnuma_warning(value: &str) -> Option<String> {
     numa_warning(value, crate::job::fio::extra::node_allowed)
 }
 
-/// libnuma's warning for `value`, nodes read in its order: a node that is no number
+/// libnuma's warning for `value`, nodes read in its order
+/// ([`crate::job::fio::extra::libnuma_nodes`]): a node that is no number
 /// (`unparseable node description `REST'`, the list from there on), a node not
 /// `allowed` (`node argument N is out of range`; a range's end: `node argument N out of
 /// range`), a range without its end (`missing node argument REST`); `None` for a list
 /// it reads or refuses without a warning.
 fn numa_warning(value: &str, allowed: impl Fn(u64) -> bool) -> Option<String> {
-    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let s = value.strip_prefix('!').unwrap_or(value);
-    let mut s = s.strip_prefix('+').unwrap_or(s);
-    if s == "all" {
-        return None;
-    }
-    loop {
-        let n = digits(s);
-        if n == 0 {
-            return Some(format!("unparseable node description `{s}'"));
-        }
-        let node = s[..n].parse().unwrap_or(u64::MAX);
-        if !allowed(node) {
-            return Some(format!("node argument {node} is out of range"));
-        }
-        let mut rest = &s[n..];
-        if let Some(end) = rest.strip_prefix('-') {
-            let m = digits(end);
-            if m == 0 {
-                return Some(format!("missing node argument {end}"));
-            }
-            let last = end[..m].parse().unwrap_or(u64::MAX);
-            if !allowed(last) {
-                return Some(format!("node argument {last} out of range"));
-            }
-            rest = &end[m..];
-        }
-        s = rest.strip_prefix(',')?;
-    }
+    crate::job::fio::extra::libnuma_nodes(value, allowed)
+        .err()
+        .flatten()
 }
 
 /// fio 3.33's first line for a `numa_mem_policy` value its callback refuses before it
@@ -740,6 +715,14 @@ mod tests {
             ("0,5-x", Some("node argument 5 is out of range")),
             ("0-7", Some("node argument 7 out of range")),
             ("!1,4", Some("node argument 4 is out of range")),
+            // C's strtoul: `-1` wraps (printed as `%d`), `-0` and `0x0` are node 0, `+N`
+            // the Nth allowed node (past them the mask's size, 1024), `all` every one
+            ("-1", Some("node argument -1 is out of range")),
+            ("+4", Some("node argument 1024 is out of range")),
+            ("-0", None),
+            ("0x0", None),
+            ("+3", None),
+            ("all", None),
         ];
         for (v, want) in cases {
             assert_eq!(numa_warning(v, |n| n < 4).as_deref(), want, "{v}");

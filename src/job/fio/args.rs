@@ -581,14 +581,11 @@ fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError>
         }
         // libnuma's parse checks each node named and a range's ends
         "numa_cpu_nodes" => {
-            let named = value.split(',').flat_map(|p| p.split('-'));
-            let mut named = named.filter_map(|x| x.trim().parse::<u64>().ok());
-            return match named.find(|&n| !crate::job::fio::extra::node_allowed(n)) {
-                Some(n) => {
-                    let why = format!("node {n} is not one this process may use");
-                    Err(options::bad(&key, value, why, &e.origin))
-                }
-                None => Ok(()),
+            let read =
+                crate::job::fio::extra::libnuma_nodes(value, crate::job::fio::extra::node_allowed);
+            return match read {
+                Err(Some(why)) => Err(options::bad(&key, value, why, &e.origin)),
+                _ => Ok(()),
             };
         }
         _ => return Ok(()),

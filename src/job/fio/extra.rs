@@ -158,6 +158,118 @@ pub fn node_allowed(n: u64) -> bool {
     mask.get(i).is_some_and(|w| w >> (n % 64) & 1 == 1)
 }
 
+/// The nodes of libnuma's node mask (1024 bits), as fio 3.33 has it read.
+const LIBNUMA_NODES: u64 = 1024;
+
+/// A node list as libnuma's `numa_parse_nodestring` reads it (which fio 3.33's
+/// `numa_cpu_nodes` calls), nodes checked against `allowed` (this process's, e.g.
+/// [`node_allowed`]): `!` inverts the list over the nodes 0 to the last allowed, `+`
+/// makes the numbers relative (the Nth allowed node), `all` is every allowed node;
+/// each number is C's `strtoul` of base 0 (`0x0` is 0, `-0` is 0, `-1` wraps to the
+/// largest), a range `A-B` sets the allowed nodes between. `Err(Some(warning))`: its
+/// warning (`unparseable node description `REST'`, `node argument N is out of range`,
+/// N printed as C's `%d`; a range end's `node argument N out of range`, `missing node
+/// argument REST`); `Err(None)`: refused without one (a tail after a number).
+pub fn libnuma_nodes(
+    value: &str,
+    allowed: impl Fn(u64) -> bool,
+) -> Result<Vec<u32>, Option<String>> {
+    let (invert, s) = match value.strip_prefix('!') {
+        Some(r) => (true, r),
+        None => (false, value),
+    };
+    let (relative, mut s) = match s.strip_prefix('+') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let all: Vec<u64> = (0..LIBNUMA_NODES).filter(|&n| allowed(n)).collect();
+    let nr = |s: &str| -> Option<(u64, usize)> {
+        let (n, used) = strtoul(s)?;
+        if !relative {
+            return Some((n, used));
+        }
+        // the Nth allowed node (libnuma's get_nr), past the mask's end its size
+        let n = all.get(usize::try_from(n).unwrap_or(usize::MAX)).copied();
+        Some((n.unwrap_or(LIBNUMA_NODES), used))
+    };
+    let mut mask = std::collections::BTreeSet::new();
+    loop {
+        if s == "all" {
+            mask.extend(all.iter().copied());
+            break;
+        }
+        let Some((a, used)) = nr(s) else {
+            return Err(Some(format!("unparseable node description `{s}'")));
+        };
+        if !allowed(a) {
+            return Err(Some(format!(
+                "node argument {} is out of range",
+                a as u32 as i32
+            )));
+        }
+        mask.insert(a);
+        s = &s[used..];
+        if let Some(end) = s.strip_prefix('-') {
+            let Some((b, used)) = nr(end) else {
+                return Err(Some(format!("missing node argument {end}")));
+            };
+            if !allowed(b) {
+                return Err(Some(format!(
+                    "node argument {} out of range",
+                    b as u32 as i32
+                )));
+            }
+            mask.extend((a..=b).filter(|&n| allowed(n)));
+            s = &end[used..];
+        }
+        match s.strip_prefix(',') {
+            Some(rest) => s = rest,
+            None if s.is_empty() => break,
+            None => return Err(None),
+        }
+    }
+    if invert {
+        let last = all.last().map_or(0, |&l| l + 1);
+        mask = (0..last).filter(|n| !mask.contains(n)).collect();
+    }
+    Ok(mask.into_iter().map(|n| n as u32).collect())
+}
+
+/// C's `strtoul(s, &end, 0)`: blanks, a sign, `0x` hex, a leading `0` octal, else
+/// decimal; a negative number wraps, one too large is the largest. `None`: no digit
+/// read (`end == s`); else the value and the bytes read.
+fn strtoul(s: &str) -> Option<(u64, usize)> {
+    let b = s.as_bytes();
+    let mut i = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let neg = b.get(i) == Some(&b'-');
+    if matches!(b.get(i), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let hex = b.get(i) == Some(&b'0')
+        && matches!(b.get(i + 1), Some(b'x' | b'X'))
+        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+    let (radix, start) = match (hex, b.get(i)) {
+        (true, _) => (16, i + 2),
+        (false, Some(b'0')) => (8, i),
+        _ => (10, i),
+    };
+    let digits = b[start..]
+        .iter()
+        .take_while(|c| (**c as char).is_digit(radix))
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    let text = &s[start..start + digits];
+    let n = match u64::from_str_radix(text, radix) {
+        Ok(n) if neg => n.wrapping_neg(),
+        Ok(n) => n,
+        // ERANGE: the largest, whatever the sign
+        Err(_) => u64::MAX,
+    };
+    Some((n, start + digits))
+}
+
 pub fn parse_nodes(s: &str) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim) {

@@ -247,6 +247,10 @@ pub struct JobMore {
     pub offset: Option<crate::job::fio::SizeSpec>,
     /// `offset_increment`: added per thread (`offset + n × increment`)
     pub offset_increment: u64,
+    /// `offset_increment=N%` (N a whole number in 1..=100, fio 3.33's reading): the
+    /// increment is N % of each file's size, and the thread's start is aligned up to
+    /// `offset_align` or the smallest block size (`offset_increment` is then 0)
+    pub offset_increment_pct: Option<u64>,
     /// `exitall` was given (any value: fio 3.33's callback sets its run-wide flag for
     /// `exitall=0` too); with it on any job of the run, every job that finishes ends
     /// the jobs its own `exit_what` names (run/fio/group.rs)
@@ -375,6 +379,7 @@ impl Default for JobMore {
             wait_for: None,
             offset: None,
             offset_increment: 0,
+            offset_increment_pct: None,
             exitall: false,
             exit_what: ExitWhat::Group,
             gtod_reduce: false,

@@ -163,7 +163,10 @@ pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
                 job.more.io_size = Some(bytes);
                 job.more.io_size_pct = None;
             }
-            "offset_increment" => job.more.offset_increment = bytes,
+            "offset_increment" => {
+                job.more.offset_increment = bytes;
+                job.more.offset_increment_pct = None;
+            }
             _ => job.more.zones.skip = bytes,
         }
     }

@@ -423,13 +423,17 @@ fn make_plans(
     for (j, f) in cmd.jobs.iter().zip(failed) {
         let mut ps = Vec::new();
         for t in 0..j.numjobs {
-            ps.push(match f {
+            let p = match f {
                 Some(_) => plan::stand_in(j, t, idx),
                 None => plan(j, t, idx, &laid)?,
-            });
+            };
+            // a clone finds the files the threads before it laid out (fio 3.33 sets
+            // up each thread's files in turn: `offset=10%` of a new file is 0 for the
+            // job's first thread, 10 % of its laid-out size for its clones)
+            laid.add(j, &p.files);
+            ps.push(p);
             idx += 1;
         }
-        ps.iter().for_each(|p| laid.add(j, &p.files));
         // the fio persona's rules for what fails a job (Plan::fio_errors)
         ps.iter_mut().for_each(|p| {
             p.fio_errors = cmd.job_setup_errors;

@@ -331,8 +331,7 @@ pub(crate) fn files_for(
     let mut shares = SizeShares::of(job, paths.len() as u64);
     for p in paths {
         let existing = laid.size(&p);
-        let base = base_offset(job, existing);
-        let start = base.saturating_add(increment_of(job, t));
+        let start = start_of(job, t, existing);
         let len = match (job.filesize, job.size) {
             (Some(range), _) => {
                 sizes
@@ -371,12 +370,7 @@ pub(crate) fn files_for(
         } else {
             len
         };
-        // fill_device without a size: the region is the free space (written until
-        // ENOSPC), and nothing is laid out in advance
-        let (len, on_disk) = match crate::run::fio::errors::fill_region(job, &p, existing, start) {
-            Some(r) => r,
-            None => (len, start.saturating_add(len)),
-        };
+        let (len, on_disk) = laid_out(job, &p, existing, (start, len));
         out.push(FileSpec {
             path: p,
             size: on_disk,
@@ -385,6 +379,18 @@ pub(crate) fn files_for(
         regions.push((start, len));
     }
     Ok((out, regions))
+}
+
+/// A file's region `(start, len)` and the size it is laid out at: fill_device without a
+/// size has the free space as its region (written until ENOSPC), nothing laid out in
+/// advance; a region that starts at or past the file's end (a clone's offset past it)
+/// is empty and lays out nothing, the file keeping its size (fio 3.33).
+fn laid_out(job: &FioJob, p: &Path, existing: Option<u64>, (start, len): Region) -> (u64, u64) {
+    match crate::run::fio::errors::fill_region(job, p, existing, start) {
+        Some(r) => r,
+        None if len == 0 => (0, existing.unwrap_or(start)),
+        None => (len, start.saturating_add(len)),
+    }
 }
 
 /// `size=N%` over a file's region as fio 3.33 applies it (setup_files): N % of the file's
@@ -535,12 +541,6 @@ pub(crate) fn subjob(job: &FioJob, t: u32) -> u32 {
     }
 }
 
-/// Where clone `t`'s region starts past the job's offset: its [`subjob`] number times
-/// `offset_increment`.
-fn increment_of(job: &FioJob, t: u32) -> u64 {
-    u64::from(subjob(job, t)).saturating_mul(job.more.offset_increment)
-}
-
 /// The paths of thread `t`'s files: `filename=` (a `:` list), the `filename_format`
 /// names (by its [`subjob`] number), a net job's socket, and `opendir`'s files; an
 /// error when there are none.
@@ -595,26 +595,38 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
     Ok(paths)
 }
 
-/// Where thread I/O starts in a file before `offset_increment`: `offset=` (a percentage
-/// aligned as fio aligns it), or the file's end with `file_append`.
-fn base_offset(job: &FioJob, existing: Option<u64>) -> u64 {
-    match job.more.offset {
-        // file_append: the I/O starts at the file's end (fio: offset = its size)
-        _ if job.tuning.file_append => existing.unwrap_or(0),
-        None => 0,
-        Some(SizeSpec::Bytes(b)) => b,
-        Some(SizeSpec::Percent(pc)) => {
-            // fio 3.33 (get_start_offset) takes the percentage of the file's size as it
-            // is before the layout (0 for a file that does not exist yet) and aligns it
-            // up to `offset_align`, or else to the smallest block size
-            let raw = (existing.unwrap_or(0) as f64 * pc / 100.0) as u64;
-            let a = match job.tuning.offset_align {
-                0 => job.min_bs().max(1),
-                a => a,
-            };
-            raw.div_ceil(a).saturating_mul(a)
-        }
+/// Where thread `t`'s I/O starts in a file of `existing` bytes (fio 3.33's
+/// get_start_offset): `offset=` (bytes, or a percentage of the file) plus the clone's
+/// [`subjob`] number times `offset_increment` (bytes, or a percentage of the file), or the
+/// file's end with `file_append`. A percentage in either aligns the sum up to
+/// `offset_align`, or else to the smallest block size. The file's size is the one it has
+/// before the thread's layout (0 for a file that does not exist yet, what an earlier
+/// thread lays out for a later one).
+fn start_of(job: &FioJob, t: u32, existing: Option<u64>) -> u64 {
+    // file_append: the I/O starts at the file's end (fio: offset = its size)
+    if job.tuning.file_append {
+        return existing.unwrap_or(0);
     }
+    let size = existing.unwrap_or(0);
+    let (inc, pct_inc) = match job.more.offset_increment_pct {
+        Some(pc) => (pc.saturating_mul(size) / 100, true),
+        None => (job.more.offset_increment, false),
+    };
+    let inc = u64::from(subjob(job, t)).saturating_mul(inc);
+    let (base, pct_base) = match job.more.offset {
+        None => (0, false),
+        Some(SizeSpec::Bytes(b)) => (b, false),
+        Some(SizeSpec::Percent(pc)) => ((size as f64 * pc / 100.0) as u64, true),
+    };
+    let raw = base.saturating_add(inc);
+    if !(pct_inc || pct_base) {
+        return raw;
+    }
+    let a = match job.tuning.offset_align {
+        0 => job.min_bs().max(1),
+        a => a,
+    };
+    raw.div_ceil(a).saturating_mul(a)
 }
 
 /// The log thread `t` of `job` replays (`read_iolog`).
@@ -957,6 +969,11 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
             });
         }
     }
+    // every region empty (each starts at or past its file's end): fio 3.33 runs the
+    // thread without I/O (`no_region`)
+    if no_region(regions) {
+        return Ok(());
+    }
     if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < min_bs) {
         return Err(RunError::Plan {
             job: job.name.clone(),
@@ -969,6 +986,13 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
         });
     }
     Ok(())
+}
+
+/// Whether a thread's files all have empty I/O regions (a clone whose `offset` plus
+/// `offset_increment` lies at or past each file's end): fio 3.33 runs it, with no I/O,
+/// and reports it with zeros.
+pub(crate) fn no_region(regions: &[Region]) -> bool {
+    !regions.is_empty() && regions.iter().all(|r| r.1 == 0)
 }
 
 /// The seed of thread `global_index` (among all threads of all jobs, from 0).

@@ -171,10 +171,12 @@ pub(crate) fn run_thread_io(
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
-    if m.x.create_only {
+    let empty = plan.replay.is_none() && super::plan::no_region(&plan.regions);
+    if m.x.create_only || empty {
         // create_only: `execute` laid the files out; no I/O runs, and the job is
         // reported with zeros (as fio reports it); its logs are created as fio's are,
-        // empty (the I/O log: its header and `add` lines)
+        // empty (the I/O log: its header and `add` lines). A thread whose regions are
+        // all empty (past its files' ends) runs no I/O either
         if let Some(mut logs) = logs_of(plan)? {
             logs.finish()
                 .map_err(|source| output_error("log file", source))?;

@@ -71,7 +71,24 @@ fn bssplit_over_100_with_two_sizes_left_is_refused_as_fio_refuses_it() {
 fn randseed_values_fio_reads_seed_as_fio_seeds() {
     require_fio();
     // `1e3`: strtoll stops at `e`, no unit starts with it: 1; `0x` alone: 0
-    for seed in ["-1", "-5", "1.5", "0x10", "1k", "1e3", "0x", "7e", "2k5"] {
+    // `10%`: fio's percentage, −1 − 10; below −2⁶³: strtoll's −2⁶³
+    for seed in [
+        "-1",
+        "-5",
+        "1.5",
+        "0x10",
+        "1k",
+        "1e3",
+        "0x",
+        "7e",
+        "2k5",
+        "10%",
+        "0%",
+        "-3%",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "-18446744073709551616",
+    ] {
         let randseed = format!("--randseed={seed}");
         let args = [
             "--name=a",

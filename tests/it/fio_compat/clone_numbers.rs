@@ -79,3 +79,83 @@ fn offset_increment_goes_by_fios_clone_number() {
     }
     assert_eq!(io, fio, "iomark's clones differ from fio's");
 }
+
+/// `offset_increment=N%` as fio 3.33 reads it (options.c `str_offset_increment_cb`,
+/// filesetup.c `get_start_offset`): N % of the file, times the clone's number, added to
+/// `offset` and aligned up to the smallest block size (or `offset_align`). Over a file of
+/// 1 MiB, 10 % is 104857.6 bytes: fio's clones start at 104857 and 209714 aligned up,
+/// bytes 106496 and 212992 — each clone's log is fio's, offsets and all.
+#[test]
+fn a_percent_offset_increment_is_fios_share_of_the_file() {
+    require_fio();
+    let cases: [&[&str]; 4] = [
+        &["--offset_increment=10%"],
+        &["--offset_increment=10%", "--offset=4k"],
+        &["--offset_increment=10%", "--offset=10%"],
+        &["--offset_increment=10%", "--offset_align=64k"],
+    ];
+    for extra in cases {
+        let mut args = vec!["--numjobs=3", "--filename=f", "--filesize=1m", "--size=64k"];
+        args.extend_from_slice(extra);
+        let [fio, io] = both(&args);
+        assert_eq!(io.len(), 3, "{args:?}: {io:#?}");
+        assert_eq!(io, fio, "{args:?}: iomark's clones differ from fio's");
+    }
+    // the starts themselves, from the arithmetic above (a sequential read: each
+    // clone's first read is its start)
+    let [_, io] = both(&[
+        "--rw=read",
+        "--numjobs=3",
+        "--filename=f",
+        "--filesize=1m",
+        "--size=64k",
+        "--offset_increment=10%",
+    ]);
+    let mut firsts: Vec<u64> = io
+        .iter()
+        .map(|log| {
+            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
+            read.split_whitespace().nth(2).unwrap().parse().unwrap()
+        })
+        .collect();
+    firsts.sort();
+    assert_eq!(firsts, [0, 106_496, 212_992]);
+}
+
+/// A clone whose start (`offset_increment` × its number) lies at or past its file's
+/// end: fio 3.33 runs it with no I/O, reports it with zeros and exits 0, and the file
+/// keeps its size. Four clones over 64 KiB at 32 KiB steps: clone 1 starts at 32 KiB,
+/// clones 2 and 3 at 64 and 96 KiB (fio's second and third threads).
+#[test]
+fn a_clone_past_its_file_runs_no_io() {
+    require_fio();
+    let d = scratch();
+    let mut seen = Vec::new();
+    for tool in ["fio", "iomark"] {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        std::fs::write(w.join("f"), vec![0u8; 64 << 10]).unwrap();
+        let o = cmd
+            .args(["--name=j", "--filename=f", "--filesize=64k", "--size=16k"])
+            .args(["--rw=read", "--bs=4k", "--ioengine=psync", "--numjobs=4"])
+            .args(["--offset_increment=32k", "--output-format=json"])
+            .run();
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{tool}: {}", o.dump());
+        let json = &o.stdout[o.stdout.find('{').expect("a JSON report")..];
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        let jobs: Vec<(u64, u64, u64)> = v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                let r = &j["read"];
+                let n = |x: &serde_json::Value| x.as_u64().unwrap();
+                (n(&r["total_ios"]), n(&r["io_bytes"]), n(&j["error"]))
+            })
+            .collect();
+        let size = std::fs::metadata(w.join("f")).unwrap().len();
+        seen.push((jobs, size));
+    }
+    let want = vec![(4, 16384, 0), (0, 0, 0), (0, 0, 0), (4, 16384, 0)];
+    assert_eq!(seen[0], (want, 64 << 10), "fio");
+    assert_eq!(seen[1], seen[0], "iomark differs from fio");
+}

@@ -106,3 +106,29 @@ fn a_random_job_over_several_files_is_seeded_again_each_loop() {
         assert_eq!(io, fio, "{args:?}: iomark's log differs from fio's");
     }
 }
+
+/// A loop ended by its bytes on an engine that queues uses one of the job's `loops`:
+/// over three files of 34133 bytes (`size=100k nrfiles=3`) a zipf read in 4–16 KiB
+/// requests at depth 4 ends its first loop at its bytes (104 KiB issued), and fio
+/// 3.33's second loop ends the job once its files are all done (21 requests, 164 KiB),
+/// where a third pass would start if the first loop were not counted.
+#[test]
+fn a_loop_ended_by_its_bytes_counts_as_one_of_the_loops() {
+    require_fio();
+    for engine in ["--ioengine=libaio", "--ioengine=io_uring"] {
+        let args = [
+            "--rw=randread",
+            "--loops=2",
+            "--random_distribution=zipf:1.2",
+            "--bsrange=4k-16k",
+            "--nrfiles=3",
+            "--size=100k",
+            "--iodepth=4",
+            engine,
+        ];
+        let [fio, io] = both_logs(&args);
+        let reads = io.iter().filter(|l| l.contains(" read ")).count();
+        assert_eq!(reads, 21, "{args:?}: {io:#?}");
+        assert_eq!(io, fio, "{args:?}: iomark's log differs from fio's");
+    }
+}

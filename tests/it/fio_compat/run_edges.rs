@@ -158,3 +158,67 @@ fn a_numa_node_this_machine_lacks_is_refused_while_parsing_as_fios() {
         }
     }
 }
+
+/// Node lists as libnuma's `numa_parse_nodestring` reads them for fio 3.33 (C's
+/// `strtoul` of base 0, `+` relative, `all`): `all`, `-0`, `0x0` are node 0 and run;
+/// `-1` wraps (libnuma prints it as `%d`: `node argument -1 is out of range`) and `+1`
+/// (the second allowed node, past them the mask's size: `node argument 1024 is out of
+/// range`) are refused with libnuma's lines, exit 1 (this machine's one node, 0).
+#[test]
+fn numa_node_lists_are_read_as_libnumas() {
+    require_fio();
+    if std::path::Path::new("/sys/devices/system/node/node1").exists() {
+        return absent_here(format_args!(
+            "numa_node_lists: this machine has more than one node"
+        ));
+    }
+    let d = scratch();
+    for nodes in ["all", "-0", "0x0"] {
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        let args = ["--name=x", "--size=64k", "--ioengine=null", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        assert_eq!((fio.0, fio.2.as_str()), (0, ""), "{nodes}: {fio:?}");
+        assert_eq!((ours.0, ours.2.as_str()), (0, ""), "{nodes}: {ours:?}");
+    }
+    for (nodes, arg) in [("-1", "-1"), ("+1", "1024")] {
+        let opt = format!("--numa_cpu_nodes={nodes}");
+        let args = ["--name=x", "--size=64k", "--ioengine=null", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        let want = format!("libnuma: Warning: node argument {arg} is out of range\n");
+        assert!(fio.2.starts_with(&want), "{nodes}: {fio:?}");
+        assert_eq!(ours, fio, "{nodes}");
+    }
+}
+
+/// `cpumask=-1` as fio 3.33 reads it: the parts `-1` and `1` in turn (parse.c
+/// `handle_option`); `-1` names every CPU, so fio says of the first this machine lacks
+/// `fio: CPU N too large (max=N-1)` and the job runs on CPU 0, exit 0; the mask
+/// 2⁶⁴ − 1 written out is past `strtoll`'s range: `failed parsing` alone, exit 1.
+#[test]
+fn cpumask_minus_one_and_past_strtoll_are_fios() {
+    require_fio();
+    let d = scratch();
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if n >= 32 {
+        return absent_here(format_args!(
+            "cpumask: 32 CPUs or more, -1 names none past them"
+        ));
+    }
+    let args = ["--name=x", "--size=64k", "--ioengine=null", "--cpumask=-1"];
+    let [fio, ours] = both_in(d.path(), &[], &args);
+    let line = format!("fio: CPU {n} too large (max={})\n", n - 1);
+    assert_eq!((fio.0, fio.2.as_str()), (0, line.as_str()), "{fio:?}");
+    assert_eq!(
+        (ours.0, ours.2.as_str()),
+        (fio.0, fio.2.as_str()),
+        "{ours:?}"
+    );
+    for mask in ["18446744073709551615", "0xffffffffffffffff"] {
+        let opt = format!("--cpumask={mask}");
+        let args = ["--name=x", "--size=64k", "--ioengine=null", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        let said = format!("fio: failed parsing cpumask={mask}\n");
+        assert_eq!((fio.0, fio.2.as_str()), (1, said.as_str()), "{fio:?}");
+        assert_eq!(ours, fio, "{mask}");
+    }
+}

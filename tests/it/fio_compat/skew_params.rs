@@ -220,3 +220,45 @@ fn iomark_run_keeps_its_own_reading_of_the_parameters() {
         assert_eq!(o.code, code, "{kv}: {}", o.dump());
     }
 }
+
+/// fio 3.33 reads one `random_distribution` for both directions: its word is the text
+/// before the first `,` (parse.c `opt_len`), so `zipf:1.2,pareto:0.3` names no word
+/// (the valid values on stdout, `failed parsing`, exit 1), `zipf,pareto:0.3` is zipf
+/// with the parameter after the first `:` (theta 0.3), `random,zipf:1.2` random.
+#[test]
+fn a_second_distribution_is_read_as_fio_reads_it() {
+    require_fio();
+    let d = scratch();
+    for v in ["zipf:1.2,pareto:0.3", "zipf:1.2,", "zoned:60/40,50/50"] {
+        let opt = format!("--random_distribution={v}");
+        let args = ["--name=x", "--rw=randrw", "--size=64k", opt.as_str()];
+        let [fio, ours] = both_in(d.path(), &[], &args);
+        assert_eq!(fio.0, 1, "{v}: {fio:?}");
+        assert!(fio.1.contains("valid values: random"), "{v}: {fio:?}");
+        assert_eq!(
+            fio.2,
+            format!("fio: failed parsing random_distribution={v}\n")
+        );
+        assert_eq!(ours, fio, "{v}");
+    }
+    for (v, same_as) in [
+        ("zipf,pareto:0.3", "zipf:0.3"),
+        ("pareto,zipf:0.2", "pareto:0.2"),
+        ("random,zipf:1.2", "random"),
+    ] {
+        for dist in [v, same_as] {
+            let opt = format!("--random_distribution={dist}");
+            let args = [
+                "--name=a",
+                "--filename=f",
+                "--rw=randrw",
+                "--bs=4k",
+                "--size=1m",
+                "--randseed=1",
+                &opt,
+                "--write_iolog=a.log",
+            ];
+            same_offsets(&args, &["a.log"], usize::MAX);
+        }
+    }
+}

@@ -393,6 +393,17 @@ fn offset_increment(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     if zone_count(c, v) {
         return Ok(());
     }
-    c.job.more.offset_increment = c.size(c.need(v)?)?;
+    let v = c.need(v)?;
+    let whole = percent_part(v).and_then(|p| p.trim().parse::<u64>().ok());
+    let (bytes, pct) = match whole {
+        // fio 3.33 reads `N%` as −1 − N: up to 100 a percentage (0% is no increment),
+        // above it that number of bytes, which puts every clone past its file
+        Some(0) => (0, None),
+        Some(n) if n <= 100 => (0, Some(n)),
+        Some(n) => (u64::MAX - n, None),
+        None => (c.size(v)?, None),
+    };
+    c.job.more.offset_increment = bytes;
+    c.job.more.offset_increment_pct = pct;
     Ok(())
 }

@@ -221,10 +221,18 @@ fn prioclass(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 /// callback then; `iomark run` refuses it when the job starts).
 fn numa_cpu_nodes(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let mut nodes = parse_nodes(v).map_err(|e| c.bad(v, e))?;
-    if c.job.fio_persona {
-        nodes.retain(|&n| crate::job::fio::extra::node_allowed(u64::from(n)));
-    }
+    let nodes = match c.job.fio_persona {
+        // libnuma's reading (`all`, `0x0`, `-0`, `+N`); a node it may not use leaves the
+        // list empty, refused by the job's reading, as a list it warns of
+        true => {
+            match crate::job::fio::extra::libnuma_nodes(v, crate::job::fio::extra::node_allowed) {
+                Ok(n) if !n.is_empty() => n,
+                Err(Some(_)) => Vec::new(),
+                _ => parse_nodes(v).map_err(|e| c.bad(v, e))?,
+            }
+        }
+        false => parse_nodes(v).map_err(|e| c.bad(v, e))?,
+    };
     c.job.extra.numa_cpu_nodes = Some(nodes);
     Ok(())
 }

@@ -677,6 +677,11 @@ fn write_hint(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 fn cpumask(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let m = int_or_hex(c, v)?;
+    // fio 3.33 reads the mask with `strtoll`: past 2⁶³ − 1 its parse fails before the
+    // callback looks at a CPU (no `CPU N too large` line)
+    if c.job.fio_persona && i64::try_from(m).is_err() {
+        return Err(c.bad(v.unwrap_or_default(), "a mask past 2^63 - 1"));
+    }
     c.job.tuning.cpus = Some((0..64).filter(|i| m >> i & 1 == 1).collect());
     Ok(())
 }

@@ -115,20 +115,54 @@ fn randseed(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 
 /// A seed as fio 3.33's `str_to_decimal` reads it: the leading number (base 16 when
 /// `0x` stands in the text: `0x` alone is 0) times the unit its letters start with, or
-/// 1 for other letters (`1e3` is 1), in wrapping 64-bit arithmetic; `None` when no
-/// number starts it or its digits pass 2⁶³ − 1 (`strtoll`'s `ERANGE`, which fio
-/// refuses).
+/// 1 for other letters (`1e3` is 1), in wrapping 64-bit arithmetic; a `%` right after a
+/// decimal number makes it fio's percentage, −1 − N (`10%` is 2⁶⁴ − 11); a negative
+/// number below −2⁶³ is `strtoll`'s −2⁶³ (fio checks only the positive overflow).
+/// `None` when no number starts it or its digits pass 2⁶³ − 1 (`strtoll`'s `ERANGE`,
+/// which fio refuses).
 fn fio_seed(v: &str, kb_base: u64) -> Option<u64> {
-    let n = crate::job::units::fio_number(v, kb_base)?;
-    let mult = n.mult.unwrap_or(1) as i64;
-    Some(n.n.wrapping_mul(mult) as u64)
+    use crate::job::units::fio_number;
+    let t = v.trim_start();
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let hex = v.contains("0x") || v.contains("0X");
+    let (n, num) = match fio_number(v, kb_base) {
+        Some(num) => (num.n, num),
+        // below −2⁶³: strtoll's LLONG_MIN, the unit read after the digits as fio does
+        None if !hex => {
+            let body = t.strip_prefix('-')?;
+            let d = digits(body);
+            (d > 0).then_some(())?;
+            let tail = format!("-1{}", &body[d..]);
+            let num = fio_number(&tail, kb_base)?;
+            let mult = num.mult.unwrap_or(1) as i64;
+            let percent = body[d..].starts_with('%');
+            return Some(match percent {
+                true => !(i64::MIN as u64),
+                false => i64::MIN.wrapping_mul(mult) as u64,
+            });
+        }
+        None => return None,
+    };
+    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if !hex && body[digits(body)..].starts_with('%') {
+        return Some(!(n as u64));
+    }
+    let mult = num.mult.unwrap_or(1) as i64;
+    Some(n.wrapping_mul(mult) as u64)
 }
 
-/// `random_distribution=READ[,WRITE]`; `sequence:2,0,1` uses commas between indices, so
-/// it is one value for both directions.
+/// `random_distribution=READ[,WRITE]` under `iomark run`; `sequence:2,0,1` uses commas
+/// between indices, so it is one value for both directions. The fio persona reads one
+/// value for both directions, as fio 3.33 does ([`fio_distribution`]).
 fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let kb = c.job.kb_base;
+    if c.job.fio_persona {
+        if let Some(d) = fio_distribution(v).map_err(|e| c.bad(v, e))? {
+            c.job.more.dist = [d.clone(), d];
+            return Ok(());
+        }
+    }
     let parts: Vec<&str> = if v.trim_start().starts_with("sequence") {
         vec![v]
     } else {
@@ -146,6 +180,34 @@ fn random_distribution(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     };
     c.job.more.dist = [r, w];
     Ok(())
+}
+
+/// fio 3.33's reading of `random_distribution` (parse.c `opt_len`, options.c
+/// `str_random_distribution_cb`): the word is the text before the first `,` (else
+/// before the first `:`) and must be one of the listed words, so `zipf:1.2,pareto:0.3`
+/// names none; `zipf`, `pareto` and `normal` take their parameter from after the first
+/// `:` of the whole value (`zipf,pareto:0.3` is zipf with theta 0.3), for both
+/// directions; text after `random,` is not read. `None`: a value with no `,`, or a zoned
+/// one, read one direction at a time as before ([`persona_distribution`]).
+fn fio_distribution(v: &str) -> Result<Option<Distribution>, String> {
+    let t = v.trim();
+    let Some((word, _)) = t.split_once(',') else {
+        return Ok(None);
+    };
+    let post = t.split_once(':').map(|(_, p)| p);
+    match word {
+        "random" => Ok(Some(Distribution::Random)),
+        "zipf" | "pareto" | "normal" => {
+            let (val, center) = fio_skew(word, post, false)?;
+            Ok(Some(match word {
+                "zipf" => Distribution::Zipf(val, center),
+                "pareto" => Distribution::Pareto(val, center),
+                _ => Distribution::Normal(val, center),
+            }))
+        }
+        "zoned" | "zoned_abs" => Ok(None),
+        _ => Err("accepted: random, zipf, pareto, normal, zoned, zoned_abs".into()),
+    }
 }
 
 /// One direction's distribution as the fio persona reads it: `zipf`, `pareto` and

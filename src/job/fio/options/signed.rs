@@ -38,6 +38,14 @@ fn part_fails(o: &FioOption, n: i64, first: bool) -> Option<String> {
     None
 }
 
+/// fio 3.33's `cpumask` callback over one part `n` (options.c `str_cpumask_cb`): the
+/// first of the mask's low 32 bits that names a CPU this machine lacks is its line
+/// (`fio: CPU 2 too large (max=1)`; `-1` sets them all).
+fn cpumask_fails(n: i64) -> Option<String> {
+    let bits = (0..32).filter(|i| (n as u64) >> i & 1 == 1);
+    super::cpu_past_machine(bits)
+}
+
 /// `-N` given to a numeric option `o`, read as fio 3.33 reads it (the module's header).
 /// `None` when `v` is not `-N` with `N` above 0 (a plain number, units allowed), when `o`
 /// is no numeric option fio has, or when both parts fail (the key's refusal stands).
@@ -64,7 +72,10 @@ pub(super) fn negative_number(o: &FioOption, v: &str, kb_base: u64) -> Option<Re
     if n <= 0 {
         return None;
     }
-    let (a, b) = (part_fails(o, -n, true), part_fails(o, n, false));
+    let (a, b) = match o.name {
+        "cpumask" => (cpumask_fails(-n), cpumask_fails(n)),
+        _ => (part_fails(o, -n, true), part_fails(o, n, false)),
+    };
     if a.is_some() && b.is_some() {
         return None;
     }

@@ -51,6 +51,14 @@ impl Ends {
         self.done[file]
     }
 
+    /// A loop of fio's thread ended by its bytes issued on an engine that queues (its
+    /// do_io's `bytes_issued`): one of the job's `loops` is used, so a later loop whose
+    /// files are all found done ends the job when it was the last (fio 3.33:
+    /// `loops=2` ends in the second loop, not in a third pass).
+    pub(super) fn loop_used(&mut self) {
+        self.more = self.more.saturating_sub(1);
+    }
+
     /// A new loop that its bytes started (fio's `clear_io_state` clears every file's
     /// done flag): no file is done.
     pub(super) fn none_done(&mut self) {
@@ -118,6 +126,8 @@ impl Worker<'_> {
                 }
                 self.done_draw();
             }
+        } else {
+            self.ends.loop_used();
         }
         self.new_loop();
     }

@@ -1027,6 +1027,9 @@ impl<'a> FioRules<'a> {
             // fio's do_io ends the loop at its bytes issued; the next is a new loop
             let end = sized > 0 && self.w.pass_step(sized);
             if end {
+                if self.w.plan.thread_job.engine.queues() {
+                    self.w.ends.loop_used();
+                }
                 self.w.new_loop();
             }
             end
