@@ -16,7 +16,9 @@ use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
 use crate::result::JobInfo;
 /// The recorder's plain counters a job result embeds as they are (CPU times, rate and
 /// depth samples): part of the schema, so reporters name them from here.
-pub use crate::stats::{cpu::CpuTimes, job::ThreadFailure, rates::DepthStats, rates::SampleStat};
+pub use crate::stats::{
+    cpu::CpuTimes, job::FioAccount, job::ThreadFailure, rates::DepthStats, rates::SampleStat,
+};
 use serde::{Deserialize, Serialize};
 
 /// Block sizes of one direction, bytes.
@@ -682,6 +684,11 @@ pub struct JobResult {
     /// (not saved: the run's exit code reads it)
     #[serde(skip)]
     pub failure_said: bool,
+    /// fio 3.33's account of that failure (`file:F:L, func=X, error=TEXT`), where fio
+    /// has one: what the fio reports print of it; absent from results written before
+    /// it was kept
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<FioAccount>,
     /// threads that ended in error, in the run or in their setup (the fio persona's
     /// exit code counts them, as fio 3.33's exit value does; kept, so compare and
     /// history say how many failed)

@@ -90,6 +90,68 @@ pub struct ThreadFailure {
     /// that failed as the thread reaped what was still in flight (fio's
     /// `cleanup_pending_aio` logs each failed one)
     pub lines: Vec<String>,
+    /// fio 3.33's account of that failure, where fio has one (`None`: the failure is
+    /// said in its lines only); absent from results written before it was kept
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<FioAccount>,
+}
+
+/// fio 3.33's account of the failure that ended a job thread (its `td_verror`): the
+/// source file and line fio names, the call that failed and the errno, which fio
+/// prints as `file:F:L, func=X, error=TEXT` ([`FioAccount`]'s `Display`) after `fio:
+/// pid=P, err=E/` as the thread ends and in the `err=` of the job's report. Set where
+/// the failure happens (run/): a file the thread could not open, its CPU binding, its
+/// I/O scheduler, a missed minimum rate, a failed request, a transfer that moved
+/// nothing, a verify mismatch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FioAccount {
+    /// fio's source file (`backend.c`)
+    pub file: String,
+    /// its line
+    pub line: u32,
+    /// the call fio names (`func=`: `open(PATH)`, `cpu_set_affinity`, `io_u error` …)
+    pub func: String,
+    /// the errno, whose text is the account's `error=`
+    pub errno: i32,
+    /// the thread failed as it set up, before any request (its open, CPU binding or
+    /// I/O scheduler): fio counts no request of it
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub setup: bool,
+}
+
+impl FioAccount {
+    /// fio's account at `file`:`line` of `func` failing with `errno`, after the
+    /// thread's first request.
+    pub fn new(file: &str, line: u32, func: impl Into<String>, errno: i32) -> FioAccount {
+        FioAccount {
+            file: file.into(),
+            line,
+            func: func.into(),
+            errno,
+            setup: false,
+        }
+    }
+
+    /// The same account of a failure met as the thread set up, before any request.
+    pub fn in_setup(self) -> FioAccount {
+        FioAccount {
+            setup: true,
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for FioAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "file:{}:{}, func={}, error={}",
+            self.file,
+            self.line,
+            self.func,
+            crate::util::strerror(self.errno)
+        )
+    }
 }
 
 /// The measurements of one job thread, or of a merged job/group. Serializable (the
@@ -145,6 +207,9 @@ pub struct JobStats {
     /// (run/fio/setup.rs), so the end of the run does not print it again
     #[serde(default)]
     pub failure_said: bool,
+    /// fio 3.33's account of that failure, where fio has one (kept with it)
+    #[serde(default)]
+    pub account: Option<FioAccount>,
     /// threads of these statistics that ended in error: a failure of the run (I/O
     /// error, verify mismatch, ratemin…) or of the setup before any I/O (fio's `td->error`
     /// set when the thread is reaped: fio 3.33 counts one in its exit value for each)
@@ -229,6 +294,7 @@ impl JobStats {
         if self.failure.is_none() {
             self.failure.clone_from(&o.failure);
             self.failure_said = o.failure_said;
+            self.account.clone_from(&o.account);
         }
         self.failed_threads += o.failed_threads;
         self.thread_failures

@@ -39,8 +39,8 @@ pub fn header_to_file(r: &RunResult, version: &str) -> String {
 /// The lines fio 3.33's job threads print on stdout as they run, after the header's
 /// other lines and before any report (normal, terse or JSON): each thread's start lines
 /// as it starts ([`thread_start_lines`]: a pseudo-I/O engine's lines, the note of a
-/// synchronous engine asked for a depth above 1), then the error of a job a
-/// verify mismatch stopped as it ends, or whose file could not be opened ([`thread_setup_error`]).
+/// synchronous engine asked for a depth above 1), then fio's account of each thread a
+/// failure ended ([`end_lines`]).
 /// With `--output=FILE` fio prints them nowhere.
 pub fn thread_lines(r: &RunResult) -> String {
     start_lines(r) + &end_lines(r)
@@ -52,49 +52,36 @@ pub fn start_lines(r: &RunResult) -> String {
     r.jobs.iter().map(thread_start_lines).collect()
 }
 
-/// The last part of [`thread_lines`]: the error line of each job thread a verify
-/// mismatch stopped, or whose file could not be opened, said as the thread fails.
+/// The last part of [`thread_lines`]: fio 3.33's `fio: pid=P, err=E/ACCOUNT` line of
+/// each job thread a failure ended that fio accounts ([`FioAccount`](crate::result::job::FioAccount): a file it could not
+/// open, its CPU binding or I/O scheduler, a missed minimum rate, a failed request, a
+/// transfer that moved nothing, a verify mismatch), said as the thread fails.
 pub fn end_lines(r: &RunResult) -> String {
     let mut s = String::new();
     for j in &r.jobs {
         // each thread a failure ended says its own line, `group_reporting` or not
         for t in &j.thread_failures {
-            let first = t.lines.first().map(String::as_str);
-            if let Some(e) = failure_text(first, t.errno, &j.engine) {
-                s += &format!("fio: pid={}, err={}/{e}\n", t.pid, t.errno);
+            if let Some(a) = &t.account {
+                s += &format!("fio: pid={}, err={}/{a}\n", t.pid, t.errno);
             }
         }
         if !j.thread_failures.is_empty() {
             continue;
         }
-        if let Some(e) = verify_error(j).or_else(|| thread_setup_error(j)) {
-            s += &format!("fio: pid={}, err={}/{e}\n", j.pid, j.errno);
+        if let Some(a) = &j.account {
+            s += &format!("fio: pid={}, err={}/{a}\n", j.pid, j.errno);
         }
     }
     s
 }
 
-/// fio 3.33's account of a job whose thread failed before any request (the fio
-/// persona: run/fio/setup.rs `open_failure`, run/fio/thread.rs `affinity_failure`,
-/// `iosched_miss`): it could not open its file (`file:filesetup.c:805, func=open(PATH),
-/// error=TEXT`), be bound to its CPUs (`file:backend.c:1716, func=cpu_set_affinity,
-/// error=TEXT`) or switch its device's I/O scheduler (`file:backend.c:1450,
-/// func=iosched_switch, error=TEXT`). The thread says it on
-/// stdout as it fails, and its report's `err=` names it. The failures said while a job
-/// was set up are `pid=0, err=…` lines instead.
-pub(crate) fn thread_setup_error(j: &JobResult) -> Option<String> {
-    j.failure
-        .clone()
-        .filter(|f| j.failure_said && SAID_BY_THREAD.iter().any(|p| f.starts_with(p)))
+/// Whether job `j` failed as its thread set up, before any request (fio's account of
+/// its open, CPU binding or I/O scheduler,
+/// [`FioAccount::setup`](crate::result::job::FioAccount::setup)): fio counts no
+/// request of it.
+pub(crate) fn failed_in_setup(j: &JobResult) -> bool {
+    j.account.as_ref().is_some_and(|a| a.setup)
 }
-
-/// How fio 3.33 accounts the failures a job thread meets before any request
-/// ([`thread_setup_error`]).
-const SAID_BY_THREAD: [&str; 3] = [
-    "file:filesetup.c:805, func=open(",
-    "file:backend.c:1716, func=cpu_set_affinity,",
-    "file:backend.c:1450, func=iosched_switch,",
-];
 
 /// The header without its version line, in two parts: the section lines (with their
 /// setup lines and `...`), then the `Starting …` line and the layout lines. `None`
@@ -114,68 +101,6 @@ pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
     }
     after += &thread_lines(r);
     Some((s, after))
-}
-
-/// fio 3.33's account of the error of a job a verify mismatch stopped (its `td_verror`:
-/// where the mismatch was seen and the errno's text, EILSEQ's), for the `fio: pid=P,
-/// err=84/…` line as the thread ends and the `err=84 (…)` of its report's first line:
-/// `file:io_u.c:2190, func=io_u_queued_complete, error=…` on an engine that queues,
-/// `file:io_u.c:2152, func=io_u_sync_complete, error=…` on the others; and of a job a
-/// transfer that moved no byte stopped on a synchronous engine (run/worker/fio/resid.rs,
-/// its failure says `(full resid: …)`): `file:backend.c:471, func=full resid, error=…`;
-/// and of a job a request's errno stopped, in the fio persona's words (its failure is
-/// fio's `io_u error on file …` line, run/fio/mod.rs `fio_words`): `file:io_u.c:1876,
-/// func=io_u error, error=…`. None for a job that ran to its end or that another error
-/// stopped (their text is the errno's).
-pub(crate) fn verify_error(j: &JobResult) -> Option<String> {
-    failure_text(j.failure.as_deref(), j.errno, &j.engine)
-}
-
-/// [`verify_error`] of one failure: its words (`failure`), its errno, the job's engine.
-fn failure_text(failure: Option<&str>, errno: i32, engine: &str) -> Option<String> {
-    // a thread that failed before any request: fio's account as recorded
-    if let Some(f) = failure.filter(|f| SAID_BY_THREAD.iter().any(|p| f.starts_with(p))) {
-        return Some(f.to_string());
-    }
-    let min_rate = [": rate_min=", ": rate_iops_min="];
-    if failure
-        .is_some_and(|f| f.contains(" not met, got ") && min_rate.iter().any(|m| f.contains(m)))
-    {
-        // fio's td_verror after check_min_rate (backend.c do_io)
-        return Some(format!(
-            "file:backend.c:1131, func=check_min_rate, error={}",
-            crate::util::strerror(libc::EIO)
-        ));
-    }
-    let io_u = failure.is_some_and(|f| f.starts_with("io_u error on file "));
-    if io_u && errno > 0 {
-        // fio's td_verror in __io_u_log_error (io_u.c)
-        return Some(format!(
-            "file:io_u.c:1876, func=io_u error, error={}",
-            crate::util::strerror(errno)
-        ));
-    }
-    let full_resid = errno == libc::EIO && failure.is_some_and(|f| f.contains(" (full resid: "));
-    if full_resid {
-        // fio's td_verror of a transfer that moved no byte (backend.c io_queue_event)
-        return Some(format!(
-            "file:backend.c:471, func=full resid, error={}",
-            crate::util::strerror(libc::EIO)
-        ));
-    }
-    let by_verify = errno == libc::EILSEQ && failure.is_some_and(|f| f.contains("': verify: "));
-    if !by_verify {
-        return None;
-    }
-    let queued = crate::util::engines::Kind::named(engine).is_some_and(|k| k.queues());
-    let (line, func) = match queued {
-        true => (2190, "io_u_queued_complete"),
-        false => (2152, "io_u_sync_complete"),
-    };
-    Some(format!(
-        "file:io_u.c:{line}, func={func}, error={}",
-        crate::util::strerror(errno)
-    ))
 }
 
 /// fio 3.33's note from each job thread on a synchronous engine asked for an `iodepth`
@@ -536,10 +461,55 @@ impl Reporter for Headed {
     }
 }
 
+/// Each kind of failure fio 3.33 accounts, as a value, with the `err=E/ACCOUNT` fio's
+/// thread prints of it: the lines fio 3.33 gives for a file it cannot open (`--filename`
+/// of mode 000 as nobody), `--cpumask=0`, an `ioscheduler` the device refuses,
+/// `ratemin` not met, a write on /dev/full, a read past the file's end on psync, a
+/// verify mismatch on libaio and on psync.
+#[cfg(test)]
+pub(crate) fn account_kinds() -> Vec<(crate::result::job::FioAccount, String)> {
+    use crate::result::job::FioAccount;
+    let eilseq = "Invalid or incomplete multibyte or wide character";
+    vec![
+        (
+            FioAccount::new("filesetup.c", 805, "open(/d/f)", libc::EACCES).in_setup(),
+            "err=13/file:filesetup.c:805, func=open(/d/f), error=Permission denied".into(),
+        ),
+        (
+            FioAccount::new("backend.c", 1716, "cpu_set_affinity", libc::EINVAL).in_setup(),
+            "err=22/file:backend.c:1716, func=cpu_set_affinity, error=Invalid argument".into(),
+        ),
+        (
+            FioAccount::new("backend.c", 1450, "iosched_switch", libc::EINVAL).in_setup(),
+            "err=22/file:backend.c:1450, func=iosched_switch, error=Invalid argument".into(),
+        ),
+        (
+            FioAccount::new("backend.c", 1131, "check_min_rate", libc::EIO),
+            "err=5/file:backend.c:1131, func=check_min_rate, error=Input/output error".into(),
+        ),
+        (
+            FioAccount::new("io_u.c", 1876, "io_u error", libc::ENOSPC),
+            "err=28/file:io_u.c:1876, func=io_u error, error=No space left on device".into(),
+        ),
+        (
+            FioAccount::new("backend.c", 471, "full resid", libc::EIO),
+            "err=5/file:backend.c:471, func=full resid, error=Input/output error".into(),
+        ),
+        (
+            FioAccount::new("io_u.c", 2190, "io_u_queued_complete", libc::EILSEQ),
+            format!("err=84/file:io_u.c:2190, func=io_u_queued_complete, error={eilseq}"),
+        ),
+        (
+            FioAccount::new("io_u.c", 2152, "io_u_sync_complete", libc::EILSEQ),
+            format!("err=84/file:io_u.c:2152, func=io_u_sync_complete, error={eilseq}"),
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::job::BlockSizeSpec;
+    use crate::result::job::{BlockSizeSpec, ThreadFailure};
 
     fn job(name: &str, numjobs: u32, threads: u32, thread: bool) -> JobResult {
         let mut j = JobResult::default();
@@ -696,47 +666,49 @@ mod tests {
         );
     }
 
-    /// fio 3.33 with `--name=j --rw=read --verify=md5 --ioengine=libaio --iodepth=4`
-    /// over a file no verify job wrote (and `--ioengine=psync`): the thread's error line
-    /// after the layout lines, where the mismatch was seen by the engine's kind.
+    /// Each kind of failure fio 3.33 accounts ([`account_kinds`]), rendered from its
+    /// value alone: the thread's `fio: pid=P, err=E/…` line as fio prints it, from the
+    /// thread's entry, or from the job's own account in a result without the entries. A
+    /// failure without an account prints no line, whatever its words say.
     #[test]
-    fn a_verify_mismatch_prints_the_threads_error_as_fio() {
+    fn each_account_renders_as_fio_from_its_value() {
         let mut r = crate::result::build(crate::result::Inputs::new(
             "run",
             &[],
             crate::result::Status::Ok,
         ));
+        for (a, want) in account_kinds() {
+            let mut j = job("j", 1, 1, false);
+            (j.pid, j.errno) = (3984, a.errno);
+            // the words are not read: only the account is
+            j.failure = Some("io_u error on file f: job 'j': verify: x".into());
+            j.thread_failures = vec![ThreadFailure {
+                pid: 3985,
+                errno: a.errno,
+                lines: vec!["words".into()],
+                account: Some(a.clone()),
+            }];
+            j.account = Some(a.clone());
+            r.jobs = vec![j.clone()];
+            let line = format!("fio: pid=3985, {want}\n");
+            assert_eq!(end_lines(&r), line);
+            // a job without its threads' entries (an older result) says the job's own
+            j.thread_failures.clear();
+            r.jobs = vec![j];
+            assert_eq!(end_lines(&r), line.replace("pid=3985", "pid=3984"));
+        }
+        // a failure fio words by its errno alone: no account, no line, whatever it says
         let mut j = job("j", 1, 1, false);
-        j.pid = 3984;
-        j.errno = libc::EILSEQ;
-        j.engine = "libaio".into();
-        j.failure = Some("job 'j': verify: 1 block(s) did not match; first: x".into());
-        r.jobs = vec![j.clone()];
-        let e = "error=Invalid or incomplete multibyte or wide character";
-        let h = header(&r, "fio-3.33");
-        let want = format!(
-            "Starting 1 process\nfio: pid=3984, err=84/file:io_u.c:2190, func=io_u_queued_complete, {e}\n"
-        );
-        assert!(h.ends_with(&want), "{h}");
-        j.engine = "psync".into();
-        assert_eq!(
-            verify_error(&j).unwrap(),
-            format!("file:io_u.c:2152, func=io_u_sync_complete, {e}")
-        );
-        // another error keeps its errno's text alone
-        j.failure = Some("job 'j': read failed at offset 0: Input/output error".into());
-        assert_eq!(verify_error(&j), None);
-        // a request's errno in the fio persona's words: fio's td_verror of io_u.c
-        (j.errno, j.failure) = (
-            libc::ENOSPC,
-            Some(
-                "io_u error on file f: No space left on device: write offset=0, buflen=4096".into(),
-            ),
-        );
-        assert_eq!(
-            verify_error(&j).unwrap(),
-            "file:io_u.c:1876, func=io_u error, error=No space left on device"
-        );
+        (j.pid, j.errno) = (3984, libc::EIO);
+        j.failure = Some("io_u error on file f: Input/output error (full resid: 0)".into());
+        j.thread_failures = vec![ThreadFailure {
+            pid: 3985,
+            errno: libc::EIO,
+            lines: vec!["file:backend.c:1716, func=cpu_set_affinity, error=x".into()],
+            account: None,
+        }];
+        r.jobs = vec![j];
+        assert_eq!(end_lines(&r), "");
     }
 
     /// fio 3.33 with `--name=s --ioengine=psync --iodepth=4 --numjobs=2 --name=m

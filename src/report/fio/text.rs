@@ -244,12 +244,13 @@ fn sync_text(j: &JobResult) -> String {
 /// `create_only=1`, a reading job over empty files), unless it failed, whose failed
 /// request fio counts as issued — not a job that failed in its setup, before any
 /// request (no thread of it started: pid 0, run/fio/setup.rs), nor one whose thread
-/// could not open its file or be bound to its CPUs (no request either: [`thread_setup_error`](crate::report::fio::header::thread_setup_error)).
+/// could not open its file or be bound to its CPUs (no request either:
+/// [`failed_in_setup`](crate::report::fio::header::failed_in_setup)).
 fn printed(j: &JobResult) -> bool {
     let bytes = j.read.bytes + j.write.bytes + j.trim.bytes;
     let ios = j.read.issued() + j.write.issued() + j.trim.issued();
     let failed_request =
-        j.errno != 0 && j.pid != 0 && crate::report::fio::header::thread_setup_error(j).is_none();
+        j.errno != 0 && j.pid != 0 && !crate::report::fio::header::failed_in_setup(j);
     bytes + ios > 0 || failed_request || j.errors > 0
 }
 
@@ -285,12 +286,10 @@ pub(crate) fn job_block(
     // fio: `err=%2d`, and with an error its text in parentheses
     // a job that went on past errors (continue_on_error) shows its first one
     let code = if j.errno != 0 { j.errno } else { j.first_errno };
-    let thread_error = crate::report::fio::header::verify_error(j)
-        .or_else(|| crate::report::fio::header::thread_setup_error(j));
-    let err = match (code, thread_error) {
+    let err = match (code, &j.account) {
         (0, _) => " 0".to_string(),
-        // a verify mismatch: where fio saw it, as its own report says
-        (n, Some(e)) if n == j.errno => format!("{n:2} ({e})"),
+        // a failure fio accounts: where fio saw it, as its own report says
+        (n, Some(a)) if n == j.errno => format!("{n:2} ({a})"),
         (n, _) => format!("{n:2} ({})", crate::util::strerror(n)),
     };
     s += &format!(
@@ -432,6 +431,33 @@ mod tests {
         j.zone_resets = Some(3);
         let w = dir_text(&j, "write", &d, 1, (1, 0), units);
         assert!(w.contains("(64.0KiB/1msec); 3 zone resets\n"), "{w}");
+    }
+
+    /// fio 3.33's report of a job a failure it accounts ended, from the account's value
+    /// alone ([`account_kinds`](crate::report::fio::header::account_kinds)): `err=`
+    /// with its number padded to 2 and the account in parentheses (`err= 5
+    /// (file:backend.c:1131, func=check_min_rate, error=Input/output error)`); the
+    /// job's block left out when its thread failed as it set up (no request), printed
+    /// when a request failed. Without an account, the errno's text.
+    #[test]
+    fn a_failed_jobs_err_is_its_account_as_fio() {
+        for (a, want) in crate::report::fio::header::account_kinds() {
+            let mut j = JobResult::default();
+            j.job.name = "j".into();
+            (j.pid, j.errno, j.threads) = (3984, a.errno, 1);
+            j.failure = Some("io_u error on file f".into());
+            j.account = Some(a.clone());
+            let t = job_block(&j, &[], "DATE", false, [0; 3], Default::default());
+            let (n, text) = want["err=".len()..].split_once('/').unwrap();
+            let n: i32 = n.parse().unwrap();
+            let head = format!("j: (groupid=0, jobs=1): err={n:2} ({text}): pid=3984: DATE\n");
+            assert!(t.starts_with(&head), "{t}");
+            assert_eq!(printed(&j), !a.setup, "{want}");
+            j.account = None;
+            let t = job_block(&j, &[], "DATE", false, [0; 3], Default::default());
+            let plain = format!("err={n:2} ({}): ", crate::util::strerror(n));
+            assert!(t.contains(&plain), "{t}");
+        }
     }
 
     /// fio 3.33's block of `--rw=randrw --unified_rw_reporting=both`: read, write, then

@@ -124,6 +124,7 @@ fn job_result(j: JobRecord) -> JobResult {
         errno: s.error,
         failure: s.failure,
         failure_said: s.failure_said,
+        account: s.account,
         failed_threads: s.failed_threads,
         thread_failures: s.thread_failures,
         zone_resets: s.zone_resets,

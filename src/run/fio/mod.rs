@@ -39,6 +39,7 @@ use crate::files::strerror;
 use crate::job::fio::FioCommand;
 use crate::result::job::JobRecord;
 use crate::run::worker::Live;
+use crate::stats::job::FioAccount;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use thiserror::Error;
@@ -91,6 +92,9 @@ pub enum RunError {
         len: usize,
         /// the error text (alignment explained for EINVAL with direct=1)
         why: String,
+        /// fio 3.33's account of it, where fio has one (a failed request under the fio
+        /// persona, a transfer that moved nothing)
+        account: Option<Box<FioAccount>>,
     },
     /// data read back did not match what was written (`verify=`)
     #[error("job '{job}': verify: {count} block(s) did not match; first: {first}")]
@@ -101,6 +105,8 @@ pub enum RunError {
         count: u64,
         /// the first mismatch: file, offset and what differs
         first: String,
+        /// fio 3.33's account of it (where the mismatch was seen, EILSEQ)
+        account: Box<FioAccount>,
     },
     /// `ratemin`/`rate_iops_min` not met over a `ratecycle` window
     #[error("job '{job}': {what} not met: {got} over the last {window_ms} ms")]
@@ -115,6 +121,8 @@ pub enum RunError {
         window_ms: u64,
         /// fio 3.33's line for it (`NAME: rate_min=MINB/s not met, got RATEB/s`)
         fio_line: String,
+        /// fio 3.33's account of it (under the fio persona)
+        account: Option<Box<FioAccount>>,
     },
     /// a net job's socket could not be set up (connect, bind, accept)
     #[error("job '{job}': ioengine=net: {why}")]
@@ -136,8 +144,7 @@ pub enum RunError {
     },
 }
 
-/// The beginning of fio 3.33's line for a request that failed ([`RunError::fio_words`]),
-/// by which the report knows such a failure (report/fio/header.rs `verify_error`).
+/// The beginning of fio 3.33's line for a request that failed ([`RunError::fio_words`]).
 const FIO_IO_U_ERROR: &str = "io_u error on file ";
 
 impl RunError {
@@ -181,6 +188,18 @@ impl RunError {
                 ))
             }
             RunError::MinRate { fio_line, .. } => Some(fio_line.clone()),
+            _ => None,
+        }
+    }
+
+    /// fio 3.33's account of this failure, as it was set where the failure happened
+    /// (`None`: fio words it by its errno alone, or it is not a failed run).
+    pub fn account(&self) -> Option<FioAccount> {
+        match self {
+            RunError::Io { account, .. } | RunError::MinRate { account, .. } => {
+                account.as_deref().cloned()
+            }
+            RunError::Verify { account, .. } => Some(FioAccount::clone(account)),
             _ => None,
         }
     }
@@ -1082,6 +1101,7 @@ mod tests {
             offset: 0,
             len: 4096,
             why: why.into(),
+            account: None,
         }
     }
 
@@ -1138,6 +1158,12 @@ mod tests {
             job: "j".into(),
             count: 1,
             first: String::new(),
+            account: Box::new(super::FioAccount::new(
+                "io_u.c",
+                2152,
+                "io_u_sync_complete",
+                libc::EILSEQ,
+            )),
         };
         assert_eq!(v.errno(), libc::EILSEQ);
         let p = RunError::Plan {

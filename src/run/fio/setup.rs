@@ -239,12 +239,9 @@ pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
         return None;
     };
     let errno = source.raw_os_error().filter(|_| plan.fio_errors)?;
-    let failure = format!(
-        "{OPEN_AT}({}), error={}",
-        path.display(),
-        crate::files::strerror(errno)
-    );
-    let mut r = crate::run::fio::thread::failed_thread(plan, errno, failure);
+    let func = format!("open({})", path.display());
+    let account = crate::stats::job::FioAccount::new("filesetup.c", 805, func, errno);
+    let mut r = crate::run::fio::thread::failed_thread(plan, account.in_setup());
     // the thread started: fio's cleanup after the failed open reaps once, nothing
     // completed (`iodepth_complete`'s "0" is then 100 %), and fio reports its latency
     // target as set up (depth: iodepth)

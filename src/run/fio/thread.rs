@@ -23,6 +23,7 @@ use crate::run::worker::thread::{io_err_text, JobThread, ThreadDrive};
 use crate::run::worker::{fill_buf, Live, Worker};
 use crate::stats::clock::Clock;
 use crate::stats::cpu::{CpuTimes, Who};
+use crate::stats::job::FioAccount;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -110,6 +111,7 @@ pub(crate) fn run_thread(
             st.failure_said = true;
         }
         st.failure = Some(fio.unwrap_or_else(|| e.to_string()));
+        st.account = e.account();
         st.failed_threads = 1;
     }
     st.cpu = CpuTimes::now(Who::Thread).since(&c0);
@@ -119,6 +121,7 @@ pub(crate) fn run_thread(
         // this thread's failure first, then the requests that failed as it wound down
         let mut t = st.thread_failures.pop().unwrap_or_default();
         (t.pid, t.errno) = (st.pid, st.error);
+        t.account.clone_from(&st.account);
         t.lines.insert(0, f);
         st.thread_failures = vec![t];
     }
@@ -643,11 +646,8 @@ pub(crate) fn reap_max(job: &FioJob) -> usize {
 /// fio's account `file:backend.c:1716, func=cpu_set_affinity, error=TEXT`, printed as
 /// the thread's `fio: pid=P, err=N/…` line; the thread counts one in the exit value.
 fn affinity_failure(plan: &Plan, errno: i32) -> JobRecord {
-    let failure = format!(
-        "file:backend.c:1716, func=cpu_set_affinity, error={}",
-        crate::files::strerror(errno)
-    );
-    failed_thread(plan, errno, failure)
+    let account = FioAccount::new("backend.c", 1716, "cpu_set_affinity", errno);
+    failed_thread(plan, account.in_setup())
 }
 
 /// Under the fio persona, the job's `ioscheduler` its device did not take, met as fio
@@ -661,18 +661,18 @@ fn iosched_miss(plan: &Plan) -> Option<JobRecord> {
         }
         IoschedMiss::Unset(name) => {
             eprintln!("fio: unable to set io scheduler to {name}");
-            let failure = format!(
-                "file:backend.c:1450, func=iosched_switch, error={}",
-                crate::files::strerror(libc::EINVAL)
-            );
-            Some(failed_thread(plan, libc::EINVAL, failure))
+            let account = FioAccount::new("backend.c", 1450, "iosched_switch", libc::EINVAL);
+            Some(failed_thread(plan, account.in_setup()))
         }
     }
 }
 
-/// The record of the calling job thread of `plan`, failed with `errno` before any I/O
-/// (`failure`: fio's account of the call).
-pub(crate) fn failed_thread(plan: &Plan, errno: i32, failure: String) -> JobRecord {
+/// The record of the calling job thread of `plan`, failed before any I/O: fio's
+/// `account` of the call that failed, its errno the thread's error, its text the
+/// thread's failure.
+pub(crate) fn failed_thread(plan: &Plan, account: FioAccount) -> JobRecord {
+    let errno = account.errno;
+    let failure = account.to_string();
     let mut r = empty_record(plan);
     r.stats.error = errno;
     r.stats.failure_said = true;
@@ -686,7 +686,9 @@ pub(crate) fn failed_thread(plan: &Plan, errno: i32, failure: String) -> JobReco
         pid: r.stats.pid,
         errno,
         lines: vec![failure.clone()],
+        account: Some(account.clone()),
     }];
     r.stats.failure = Some(failure);
+    r.stats.account = Some(account);
     r
 }

@@ -63,6 +63,15 @@ impl<'a> Worker<'a> {
             got,
             window_ms,
             fio_line: lines.join("\n"),
+            // fio's td_verror after check_min_rate (backend.c do_io)
+            account: self.plan.fio_errors.then(|| {
+                Box::new(FioAccount::new(
+                    "backend.c",
+                    1131,
+                    "check_min_rate",
+                    libc::EIO,
+                ))
+            }),
         })
     }
 
@@ -103,6 +112,17 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// fio 3.33's account of a verify mismatch that stops the job (its `td_verror` as
+    /// the request completes, EILSEQ): `file:io_u.c:2190, func=io_u_queued_complete`
+    /// on an engine that queues, `file:io_u.c:2152, func=io_u_sync_complete` on the
+    /// others.
+    pub(super) fn verify_account(&self) -> FioAccount {
+        match self.plan.thread_job.engine.queues() {
+            true => FioAccount::new("io_u.c", 2190, "io_u_queued_complete", libc::EILSEQ),
+            false => FioAccount::new("io_u.c", 2152, "io_u_sync_complete", libc::EILSEQ),
+        }
+    }
+
     pub(super) fn mismatch(
         &mut self,
         file: usize,
@@ -122,6 +142,7 @@ impl<'a> Worker<'a> {
                 job: self.plan.work.name.clone(),
                 count: self.mismatches,
                 first: msg,
+                account: Box::new(self.verify_account()),
             });
         }
         Ok(())
@@ -229,15 +250,31 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The job's failure of request `s` that failed with `e`; under the fio persona
+    /// with fio 3.33's account of it (io_u.c `__io_u_log_error`: `file:io_u.c:1876,
+    /// func=io_u error`, the request's errno).
     pub(super) fn io_err(&self, s: &Slot, e: IoErr) -> RunError {
-        RunError::Io {
+        let mut err = RunError::Io {
             job: self.plan.work.name.clone(),
             op: s.tag.op.name(),
             file: self.plan.files[s.io.file].path.clone(),
             offset: s.io.offset,
             len: s.io.len,
             why: io_why(e, self.plan.thread_job.direct, self.plan.align),
+            account: None,
+        };
+        if self.plan.fio_errors {
+            let errno = err.errno();
+            if let RunError::Io { account, .. } = &mut err {
+                *account = Some(Box::new(FioAccount::new(
+                    "io_u.c",
+                    1876,
+                    "io_u error",
+                    errno,
+                )));
+            }
         }
+        err
     }
 
     /// Account one completed request (and verify a read's data). `t`: completion tick,
@@ -388,6 +425,7 @@ impl<'a> Worker<'a> {
                 offset: s.io.offset,
                 len: s.io.len,
                 why,
+                account: None,
             }),
         }
     }
@@ -440,6 +478,7 @@ impl<'a> Worker<'a> {
             job: self.plan.work.name.clone(),
             count: self.mismatches,
             first: self.first_mismatch.clone().unwrap_or_default(),
+            account: Box::new(self.verify_account()),
         })
     }
 
@@ -463,6 +502,7 @@ impl<'a> Worker<'a> {
             offset: 0,
             len: 0,
             why: io_why(e, false, 0),
+            account: None,
         })?;
         if measured {
             st.sync.ios += 1;

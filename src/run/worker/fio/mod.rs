@@ -28,7 +28,7 @@ use crate::run::gen::zones::Zones;
 use crate::run::gen::{seq_after, seq_next, BufLen, RandomMap, Rng, SlotGen};
 use crate::run::verify;
 use crate::stats::clock::Clock;
-use crate::stats::job::JobStats;
+use crate::stats::job::{FioAccount, JobStats};
 use std::collections::BTreeMap;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -962,6 +962,7 @@ impl<'a> Rules for FioRules<'a> {
                 job: work.name.clone(),
                 count: self.w.mismatches,
                 first: self.w.first_mismatch.clone().unwrap_or_default(),
+                account: Box::new(self.w.verify_account()),
             });
         }
         Ok(())

@@ -14,8 +14,8 @@
 
 use crate::run::worker::fio::*;
 
-/// The words of a failure that is fio's zero-byte transfer on a synchronous engine
-/// (report/fio/header.rs names it as fio does).
+/// fio's name of its zero-byte transfer on a synchronous engine: the call of its
+/// account, and the failure's words.
 const FULL_RESID: &str = "full resid";
 
 /// The rest of a request after a short transfer, waiting to be issued again.
@@ -71,7 +71,7 @@ impl<'a> Worker<'a> {
                 return Ok(Short::Pending);
             }
             // (counted as a failed request by `io_fail`)
-            // fio's td_verror(EIO, "full resid"), named in the failure for the report
+            // fio's td_verror(EIO, "full resid"): named in the failure, and its account
             let w = s.whole();
             let before = s.tag.before;
             return match self.io_fail(st, &w, IoErr::Errno(libc::EIO)) {
@@ -82,6 +82,7 @@ impl<'a> Worker<'a> {
                     offset,
                     len,
                     why,
+                    ..
                 }) => Err(RunError::Io {
                     why: format!("{why} ({FULL_RESID}: {before} of {len} bytes moved, then none)"),
                     job,
@@ -89,6 +90,13 @@ impl<'a> Worker<'a> {
                     file,
                     offset,
                     len,
+                    // backend.c io_queue_event
+                    account: Some(Box::new(FioAccount::new(
+                        "backend.c",
+                        471,
+                        FULL_RESID,
+                        libc::EIO,
+                    ))),
                 }),
                 r => r.map(|()| Short::Pending),
             };
