@@ -579,6 +579,12 @@ fn cpus_past_machine(job: &FioJob, e: &Entry, fio: bool) -> Result<(), FioError>
         "cpumask" if !value.trim_start().starts_with('-') => {
             job.tuning.cpus.clone().unwrap_or_default()
         }
+        "cpumask" => {
+            return match options::negative_cpumask_lines(value, job.kb_base) {
+                Some(lines) => Err(options::bad(&key, value, lines, &e.origin)),
+                None => Ok(()),
+            };
+        }
         // libnuma's parse checks each node named and a range's ends
         "numa_cpu_nodes" => {
             let read =

@@ -62,6 +62,12 @@ pub struct SysbenchRules<'s> {
     /// requests may be in flight (async): an event is a submission, and each request's
     /// completion latency is recorded too (stats/job.rs)
     queued: bool,
+    /// wait for every request in flight at each reap: sysbench's libaio completes a
+    /// buffered request inside `io_submit`, so by the time its full backlog is reaped
+    /// every request is done and its `rndrw` rule sees them all counted; io_uring may
+    /// finish a buffered write later (io-wq), so the loop waits for them (not with
+    /// O_DIRECT, where sysbench's reap too takes what has completed)
+    reap_all: bool,
     /// an event's end needs a clock read after its completion work
     exact_end: bool,
     track_in_event: bool,
@@ -112,6 +118,7 @@ impl<'s> SysbenchRules<'s> {
             event_t0: 0,
             event_late: 0,
             queued: depth > 1,
+            reap_all: depth > 1 && !job.direct,
             exact_end: job.validate || job.syncs.each_write,
             track_in_event: sh.marks_events,
             hist_draw: sh.hist_draw,
@@ -499,9 +506,10 @@ impl Rules for SysbenchRules<'_> {
         }
         let mut reaped = false;
         if how == Submitted::Queued && io.free() == 0 {
-            // the event waits for a free slot
+            // the event waits for a free slot (all of them: `reap_all`)
             self.batch_failed = false;
-            io.reap(self, 1)?;
+            let min = self.reap_min().min(io.in_flight());
+            io.reap(self, min)?;
             reaped = true;
             if self.stopped {
                 return Ok(true);
@@ -519,6 +527,15 @@ impl Rules for SysbenchRules<'_> {
         };
         self.end_event(kind, t1);
         Ok(false)
+    }
+
+    #[inline(always)]
+    fn reap_min(&self) -> usize {
+        if self.reap_all {
+            usize::MAX
+        } else {
+            1
+        }
     }
 
     #[inline(always)]

@@ -140,11 +140,6 @@ const TAIL_DIFFERS: &[(&str, &str, &str)] = &[
         "iomark runs no built-in profile (its own line and exit 2)",
     ),
     (
-        "random_distribution",
-        ",zz",
-        "iomark reads a distribution per direction at `,`",
-    ),
-    (
         "mem",
         ":zz",
         "fio reads a file name after `:` for the mmap kinds only; iomark refuses one for malloc",

@@ -45,6 +45,7 @@ mod rate;
 mod report;
 mod run;
 mod signed;
+pub(crate) use signed::negative_cpumask_lines;
 #[cfg(test)]
 mod tests;
 
