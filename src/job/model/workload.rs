@@ -137,8 +137,8 @@ pub struct Limits {
     pub io_size: Option<u64>,
 }
 
-/// How requests are spaced.
-#[derive(Clone, Debug, PartialEq)]
+/// How requests are spaced (`Default`: unpaced, no minimum, no pause).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pacing {
     /// bytes/s per direction, reads, writes and trims (`rate`; 0 = unlimited)
     pub rate_bytes: [u64; 3],
@@ -208,7 +208,7 @@ pub struct SyncPoints {
 }
 
 /// How written data is checked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Verify {
     /// the check each written block carries (`verify`); None: no check
     pub kind: Option<VerifyKind>,

@@ -99,7 +99,7 @@ impl FileioJob {
                 ramp: Duration::ZERO,
                 io_size: None,
             },
-            pacing: no_pacing(),
+            pacing: Pacing::default(),
             data: Data {
                 zero: self.data == crate::job::thread::DataPattern::Zeros,
                 pattern: Vec::new(),
@@ -110,7 +110,7 @@ impl FileioJob {
                 dedupe_pct: 0,
             },
             syncs: self.sync_points(),
-            verify: no_verify(),
+            verify: Verify::default(),
             failure: Failure {
                 continue_on: Default::default(),
                 ignore: [None, None, None],
@@ -195,40 +195,6 @@ fn read_pct(rw: RwMode, ratio: Option<f64>) -> u32 {
         Some(r) => (100.0 * r / (1.0 + r)).round() as u32,
         None if rw.reads() => 100,
         None => 0,
-    }
-}
-
-fn no_pacing() -> Pacing {
-    Pacing {
-        rate_bytes: [0; 3],
-        rate_iops: [0; 3],
-        process: Default::default(),
-        min_bytes: [0; 3],
-        min_iops: [0; 3],
-        min_cycle: Duration::ZERO,
-        think: Duration::ZERO,
-        think_spin: Duration::ZERO,
-        think_blocks: 0,
-        think_blocks_given: false,
-        think_iotime: Duration::ZERO,
-        think_at_issue: false,
-        flow_sleep: Duration::ZERO,
-    }
-}
-
-fn no_verify() -> Verify {
-    Verify {
-        kind: None,
-        pattern: Vec::new(),
-        pattern_offsets: Vec::new(),
-        header_at: 0,
-        interval: 0,
-        backlog: 0,
-        backlog_batch: 0,
-        write_sequence: false,
-        dump: false,
-        read_back: false,
-        fatal: false,
     }
 }
 
