@@ -77,10 +77,7 @@ pub(crate) fn fio_lines(e: &FioError, argv0: &str, raw: &[String]) -> Option<Vec
     match e {
         FioError::BadValue {
             key, value, why, ..
-        } if own_line(key, why) => Some(vec![
-            why.clone(),
-            format!("fio: failed parsing {key}={value}"),
-        ]),
+        } if own_line(key, why) => Some(own_lines(key, value, why)),
         _ => refusal_lines(e, argv0, raw),
     }
 }
@@ -219,9 +216,7 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
                     format!("fio: failed parsing {key}"),
                 ],
                 "" => vec![format!("fio: failed parsing {key}=")],
-                _ if own_line(key, why) => {
-                    vec![why.clone(), format!("fio: failed parsing {key}={value}")]
-                }
+                _ if own_line(key, why) => own_lines(key, value, why),
                 _ => bad_value(key, value)?,
             };
             lines.push(format!("fio: job {section} dropped"));
@@ -247,8 +242,21 @@ fn own_line(key: &str, why: &str) -> bool {
         "bssplit",
         "random_distribution",
         "file_service_type",
+        "directory",
+        "opendir",
     ];
     keys.contains(&key) && why.starts_with("fio: ")
+}
+
+/// fio's stderr lines for `key=value` refused with fio's own reason `why`: the reason,
+/// then `failed parsing`; an `opendir` whose walk failed has its reason, fio's account
+/// of the call, on stdout instead ([`fio_stdout`]).
+fn own_lines(key: &str, value: &str, why: &str) -> Vec<String> {
+    let parsing = format!("fio: failed parsing {key}={value}");
+    match key {
+        "opendir" => vec![parsing],
+        _ => vec![why.to_string(), parsing],
+    }
 }
 
 /// fio's lines for an engine it cannot load.
@@ -265,17 +273,35 @@ fn not_loadable(engine: &str) -> Vec<String> {
 /// after an engine fio cannot load, named on the command line.
 pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
     let key = match e {
-        FioError::InSection { error, .. } => {
+        FioError::InSection { section, error } => {
             return match &**error {
+                // fio's account of a global section's directory callback is not said
+                FioError::BadValue { key, .. }
+                    if section == "global" && (key == "directory" || key == "opendir") =>
+                {
+                    None
+                }
                 FioError::UnsupportedEngine { engine, .. }
                     if !FIO_ENGINES.contains(&engine.as_str()) =>
                 {
                     Some(dlopen_line(engine))
                 }
                 inner => fio_stdout(inner),
-            }
+            };
         }
         FioError::ReadOnlyRw { .. } => "rw",
+        // the directory callbacks' account of the call that failed (job/fio/dirs.rs)
+        FioError::BadValue { key, value, .. } if key == "directory" => {
+            let dirs: Vec<std::path::PathBuf> = crate::job::fio::names::split_names(value)
+                .into_iter()
+                .map(Into::into)
+                .collect();
+            let errno = crate::job::fio::dirs::first_not_directory(&dirs)?.errno?;
+            return Some(format!("{}\n", crate::job::fio::dirs::lstat_account(errno)));
+        }
+        FioError::BadValue { key, why, .. } if key == "opendir" && own_line(key, why) => {
+            return Some(format!("{why}\n"))
+        }
         // fio's td_verror of its `numa_cpu_nodes` callback (its errno is EPERM's 1)
         FioError::BadValue { key, value, .. }
             if key == "numa_cpu_nodes" && libnuma_warning(value).is_some() =>

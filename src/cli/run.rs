@@ -817,10 +817,11 @@ fn headed(
         // the fio persona's header is said once, before the run's first I/O
         said: (persona == Persona::Fio).then(Default::default),
         stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
-        // fio writes the lines it says on stderr into `--output` too
+        // fio writes the lines it says on stderr into `--output` too, and the lines it
+        // says on its output while it reads the jobs (opendir's count) before the header
         fio_lines: match &cmd.output {
-            Some(_) => cmd.fio_output.clone(),
-            None => Vec::new(),
+            Some(_) => [cmd.fio_output.as_slice(), &cmd.fio_info].concat(),
+            None => cmd.fio_info.clone(),
         },
         // fio's job threads print on stdout only, never into `--output`
         threads: cmd.output.is_none(),

@@ -279,6 +279,10 @@ fn fio_lines(cmd: &mut FioCommand, finish: Vec<String>) {
     for n in std::mem::take(&mut cmd.notices) {
         let (line, to_output) = match n {
             Notice::Fio { line, to_output } => (line, to_output),
+            Notice::Info(line) => {
+                cmd.fio_info.push(line);
+                continue;
+            }
             note => {
                 notes.push(note);
                 continue;
@@ -535,7 +539,8 @@ fn apply_entry(
         .and_then(options::fio_cpu_list);
     let Some(list) = as_fio else {
         options::apply(job, &e.key, typed, &e.origin, notices)?;
-        return cpus_past_machine(job, e, cpus);
+        cpus_past_machine(job, e, cpus)?;
+        return dirs_as_fio(job, e, cpus, notices);
     };
     // a list that sets no CPU (`5-1`) is read as a CPU that stands for it, then
     // emptied: fio's thread fails to set that affinity (EINVAL), as `cpumask=0`'s
@@ -560,6 +565,37 @@ fn apply_entry(
         job.tuning.cpus = Some(Vec::new());
     }
     cpus_past_machine(job, e, cpus)
+}
+
+/// fio 3.33's `directory` and `opendir` callbacks, which look at the file system as the
+/// job is read (job/fio/dirs.rs): a name that is no directory refused with fio's line,
+/// opendir's count said (its line on the output). `fio`: the fio persona outside
+/// `--parse-only` (fio runs no callback on a dry run).
+fn dirs_as_fio(
+    job: &FioJob,
+    e: &Entry,
+    fio: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<(), FioError> {
+    let value = e.value.as_deref().unwrap_or_default();
+    match options::canonical(&e.key).as_str() {
+        _ if !fio => Ok(()),
+        "directory" => match crate::job::fio::dirs::first_not_directory(&job.directory) {
+            Some(n) => Err(options::bad("directory", value, n.line, &e.origin)),
+            None => Ok(()),
+        },
+        "opendir" => {
+            let dir = job.tuning.opendir.as_deref().unwrap_or(value);
+            match crate::job::fio::dirs::opendir_count(dir) {
+                Ok(n) => {
+                    notices.push(Notice::Info(crate::job::fio::dirs::opendir_added(n)));
+                    Ok(())
+                }
+                Err(account) => Err(options::bad("opendir", value, account, &e.origin)),
+            }
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The fio persona refuses a CPU set (`cpus_allowed`, `cpumask`) that names a CPU this

@@ -14,6 +14,7 @@
 pub mod args;
 pub mod cmdhelp;
 pub mod control;
+pub mod dirs;
 pub mod extra;
 pub mod finish;
 pub mod fio333;
@@ -632,6 +633,9 @@ pub struct FioCommand {
     /// the lines of `fio_stderr` fio 3.33 also writes into `--output` (its log_err
     /// writes to both once the file is open): written there before the report
     pub fio_output: Vec<String>,
+    /// lines fio 3.33 prints on its output (stdout, or the `--output` file) while it
+    /// reads the jobs (`fio: opendir added N files`): the fio persona's, before the header
+    pub fio_info: Vec<String>,
     /// `--output=FILE`: the report goes to this file instead of stdout
     pub output: Option<PathBuf>,
     /// the job files read, as named (`-`, stdin, excepted): inputs no output may be

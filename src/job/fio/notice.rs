@@ -1,6 +1,6 @@
 //! What reading the jobs has to say, typed by where it goes: iomark's own remarks
-//! (stderr, under `--notes`) and fio 3.33's own stderr lines (under either persona,
-//! some also into `--output`), among them the line of an option iomark accepts but does
+//! (stderr, under `--notes`), fio 3.33's own stderr lines (under either persona,
+//! some also into `--output`) and its output lines said while it reads the jobs, among them the line of an option iomark accepts but does
 //! not apply. `args.rs` sorts them by their type; the text is made only to print.
 
 use std::fmt;
@@ -12,6 +12,9 @@ pub enum Notice {
     Note(String),
     /// a line fio 3.33 itself prints on stderr; `to_output`: into `--output` too
     Fio { line: FioLine, to_output: bool },
+    /// a line fio 3.33 prints on its output while it reads the jobs (its log_info:
+    /// `fio: opendir added N files`), before the header
+    Info(String),
 }
 
 /// A line fio 3.33 prints on stderr while it reads the jobs.
@@ -66,6 +69,7 @@ impl fmt::Display for Notice {
         match self {
             Notice::Note(n) => f.write_str(n),
             Notice::Fio { line, .. } => line.fmt(f),
+            Notice::Info(l) => f.write_str(l),
         }
     }
 }

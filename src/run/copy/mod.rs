@@ -30,6 +30,7 @@ use methods::{
     check_stop, copy_file_range, create_err, drop_cache, io_fail, read_write, write_source, Method,
 };
 pub use methods::{first_difference, Timing};
+pub use phase::removing_line;
 pub use phase::{
     bar, bytes_bar, check_dir, ended, measured_secs, short, steps_bar, waiting, Done, Live,
     MarkBar, PhaseRun, RunError,
@@ -215,6 +216,9 @@ pub fn execute(job: &CopyJob, signals: &Signals, live: &dyn Fn(Live)) -> PhaseRu
         warnings,
         watch,
     };
+    if let Some(l) = removing_line("copy", &scratch, signals.exit_code()) {
+        live(Live::Err(l));
+    }
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     i.summary = summary(job);
     i.recorded.time = times;

@@ -363,6 +363,26 @@ pub fn ended(
     (i, closing, code)
 }
 
+/// The line said on stderr as a run a signal (`sig`: its exit code) stopped starts
+/// removing what it created, which takes seconds for a tree of many files (so the wait
+/// after Ctrl-C is not silent); `None` without a signal or with nothing to remove.
+pub fn removing_line(
+    cmd: &str,
+    scratch: &crate::files::scratch::Scratch,
+    sig: Option<i32>,
+) -> Option<String> {
+    let (files, dirs) = scratch.len();
+    if sig.is_none() || files + dirs == 0 {
+        return None;
+    }
+    use crate::util::text::plural;
+    Some(format!(
+        "iomark {cmd}: stopping: removing the {} and {} it created",
+        plural(files as u64, "file", "files"),
+        plural(dirs as u64, "directory", "directories")
+    ))
+}
+
 /// The seconds the phases that ran measured: a phase-shaped result's `period_s`.
 pub fn measured_secs(phases: &[crate::result::Phase]) -> f64 {
     phases.iter().map(|p| p.seconds).sum()
@@ -407,6 +427,21 @@ pub fn short(e: &io::Error) -> String {
 mod tests {
     use super::*;
     use std::sync::{Arc, Mutex};
+
+    #[test]
+    fn the_removing_line_comes_after_a_signal_with_something_to_remove() {
+        let d = tempfile::tempdir().unwrap();
+        let mut s = crate::files::scratch::Scratch::new();
+        assert_eq!(removing_line("tree", &s, Some(130)), None);
+        s.create_dir(&d.path().join("a")).unwrap();
+        drop(s.create_file(&d.path().join("a/f"), false).unwrap());
+        assert_eq!(removing_line("tree", &s, None), None);
+        assert_eq!(
+            removing_line("tree", &s, Some(143)).as_deref(),
+            Some("iomark tree: stopping: removing the 1 file and 1 directory it created")
+        );
+        assert!(s.cleanup().is_empty());
+    }
 
     /// A terminal that keeps what is drawn.
     #[derive(Debug, Clone, Default)]

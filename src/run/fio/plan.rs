@@ -556,6 +556,11 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         "" => job.name.as_str(),
         s => s,
     };
+    let generated = || -> Vec<PathBuf> {
+        (0..job.nrfiles)
+            .map(|i| under_dir(job.dir_of(t), &format_filename(&fmt, jobname, t, i)))
+            .collect()
+    };
     let mut paths: Vec<PathBuf> = match &job.filename {
         // opendir without filename: only the directory's files
         None if job.tuning.opendir.is_some() => Vec::new(),
@@ -571,9 +576,7 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
             .map(|n| under_dir(job.dir_of(0), n))
             .collect(),
         // generated names: under clone t's directory
-        None => (0..job.nrfiles)
-            .map(|i| under_dir(job.dir_of(t), &format_filename(&fmt, jobname, t, i)))
-            .collect(),
+        None => generated(),
     };
     if let Some(d) = &job.tuning.opendir {
         // opendir: every regular file under the directory is one of the job's files
@@ -582,6 +585,14 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
             why: format!("opendir={d}: {e}"),
         })?;
         paths.extend(found);
+        // fio 3.33: an opendir that added no file leaves a job that sets `nrfiles` after
+        // it its generated names (opendir set fio's count of files to 0: without a later
+        // `nrfiles` fio's job has no file and moves nothing)
+        let at = |key: &str| job.options.iter().rposition(|(k, _)| k == key);
+        let nrfiles = at("nrfiles") > at("opendir");
+        if paths.is_empty() && job.fio_persona && job.filename.is_none() && nrfiles {
+            paths = generated();
+        }
     }
     if paths.is_empty() {
         return Err(RunError::Plan {

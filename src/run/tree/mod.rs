@@ -345,6 +345,9 @@ pub fn execute(job: &TreeJob, plan: &Plan, signals: &Signals, live: &dyn Fn(Live
         warnings,
         watch,
     };
+    if let Some(l) = crate::run::copy::removing_line("tree", &scratch, signals.exit_code()) {
+        live(Live::Err(l));
+    }
     let (mut i, closing, code) = ended(done, &r, &mut scratch, signals.exit_code());
     (i.summary, i.recorded) = (summary, recorded);
     if let Some(s) = samples {

@@ -568,7 +568,8 @@ fn permission_denied_is_an_environment_error() {
 }
 
 /// SIGINT in the middle (sent at the run's `fault` stop point, so it lands mid-run on any
-/// machine): exit 130, status "interrupted", and only iomark's files removed.
+/// machine): exit 130, status "interrupted", the line saying it removes what it created
+/// before it does, and only iomark's files removed.
 fn interrupt(args: &[&str], fault: &str) {
     let d = user_dir();
     let before = snapshot(d.path());
@@ -586,6 +587,8 @@ fn interrupt(args: &[&str], fault: &str) {
     let st = finish_within(child, std::time::Duration::from_secs(600));
     assert_eq!(snapshot(d.path()), before);
     assert_eq!(st.code, 130, "{}", st.dump());
+    let removing = format!("iomark {}: stopping: removing the ", args[0]);
+    assert!(st.stderr.contains(&removing), "{}", st.dump());
     assert_eq!(read_json(&jp)["status"], "interrupted");
 }
 

@@ -13,14 +13,6 @@ use crate::util::*;
 /// option that now answers as fio fails the test until it is struck off.
 const ZZ_DIFFERS: &[(&str, &str)] = &[
     (
-        "directory=zz",
-        "fio refuses a directory that does not exist while it reads the job; iomark when it lays files out, not for the null engine",
-    ),
-    (
-        "opendir=zz",
-        "iomark's line names the directory and the system's error (its exit 2)",
-    ),
-    (
         "read_iolog=zz",
         "iomark's line names the log and the system's error (its exit 2)",
     ),
@@ -431,4 +423,72 @@ fn an_io_scheduler_the_device_lacks_fails_each_thread_as_fio_does() {
         .run();
     assert_eq!(o.code, 3, "iomark run: {}", o.dump());
     assert!(o.stderr.contains("ioscheduler=noop"), "{}", o.dump());
+}
+
+/// The directories each tool's test directory holds for [`directory_and_opendir_are_read_as_fios_callbacks_read_them`]:
+/// `two` (two files of 64 KiB, one in a subdirectory), `empty`, `afile` (a file) and
+/// `linkd` (a link to `empty`).
+fn dirs_prep(d: &std::path::Path) {
+    std::fs::create_dir_all(d.join("two/sub")).unwrap();
+    std::fs::write(d.join("two/a"), vec![0u8; 65536]).unwrap();
+    std::fs::write(d.join("two/sub/b"), vec![0u8; 65536]).unwrap();
+    std::fs::create_dir_all(d.join("empty")).unwrap();
+    std::fs::write(d.join("afile"), b"x").unwrap();
+    std::os::unix::fs::symlink("empty", d.join("linkd")).unwrap();
+}
+
+/// `directory=` and `opendir=` read as fio 3.33's option callbacks read them, while the
+/// job is read: a name lstat(2) finds no directory (missing, a file, a link to a
+/// directory) or a directory opendir cannot walk refuses the job with fio's lines on
+/// stderr and its account of the failed call on stdout (none for `[global]`), exit 1, on
+/// the command line and in a job file; opendir's count is fio's first line of output,
+/// and an opendir that adds no file leaves a job that sets `nrfiles` after it its
+/// generated file (`j.0.0`).
+#[test]
+fn directory_and_opendir_are_read_as_fios_callbacks_read_them() {
+    assert!(
+        have_fio(),
+        "fio 3.33 is required (bash tests/run.sh installs it)"
+    );
+    let base = ["--name=j", "--ioengine=null", "--size=64k"];
+    let refused = [
+        "--directory=zz",
+        "--directory=afile",
+        "--directory=linkd",
+        "--directory=empty:zz",
+        "--opendir=zz",
+        "--opendir=afile",
+    ];
+    for opt in refused {
+        let args: Vec<&str> = base.iter().copied().chain([opt]).collect();
+        let b = fio_and_iomark("dirs_refused", &args, |d, _| dirs_prep(d));
+        let fio = b.fio.as_ref().unwrap();
+        let [f, i] = [fio, &b.iomark].map(|o| (o.code, o.stdout.clone(), o.stderr.clone()));
+        assert_eq!(f.0, 1, "{opt}: {f:?}");
+        assert_eq!(f, i, "{opt}: fio, then iomark");
+    }
+    let texts = [
+        "[global]\ndirectory=zz\n[a]\nioengine=null\nsize=64k\n",
+        "[a]\nioengine=null\nsize=64k\nopendir=afile\n",
+    ];
+    for text in texts {
+        let [fio, iomark] = job_file(text);
+        assert_eq!(fio.0, 1, "{text}: {fio:?}");
+        assert_eq!(fio, iomark, "{text}: fio, then iomark");
+    }
+    for (dir, n) in [("two", 2), ("empty", 0)] {
+        let opt = format!("--opendir={dir}");
+        let args = ["--name=j", "--rw=read", "--size=64k", &opt, "--nrfiles=1"];
+        let b = fio_and_iomark("dirs_opendir", &args, |d, _| dirs_prep(d));
+        let fio = b.fio.as_ref().unwrap();
+        for (o, d) in [
+            (fio, b.dir.path().join("fio")),
+            (&b.iomark, b.dir.path().to_path_buf()),
+        ] {
+            assert_eq!(o.code, 0, "{opt}: {}", o.stderr);
+            let first = o.stdout.lines().next().unwrap_or_default();
+            assert_eq!(first, format!("fio: opendir added {n} files"), "{opt}");
+            assert_eq!(d.join("j.0.0").exists(), n == 0, "{opt}: {}", d.display());
+        }
+    }
 }

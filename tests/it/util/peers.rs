@@ -146,7 +146,8 @@ pub struct Both {
     pub iomark: Out,
     /// fio 3.33 (`None`: not installed; the test said it skips the comparison)
     pub fio: Option<Out>,
-    dir: tempfile::TempDir,
+    /// the directory iomark ran in (fio's is its subdirectory `fio`)
+    pub dir: tempfile::TempDir,
 }
 
 impl Both {
