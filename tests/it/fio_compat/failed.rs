@@ -277,3 +277,82 @@ fn each_thread_of_a_group_says_its_failure() {
         assert!(o.stdout.contains("submit    : 0=0.0%, 4=100.0%"), "{tool}");
     }
 }
+
+/// A job that misses its `ratemin` (4 KiB reads with a 10 ms think: at most 400 KiB/s,
+/// against 1 MiB/s) fails at fio's first check after its 2 s settle period and one
+/// `ratecycle` (1 s): error 5, exit 1. The bandwidth and IOPS samples taken until then
+/// (one each 500 ms of the run: about 6 over its 3 s) are in its report as fio's — the
+/// text's `bw (` and `iops` lines, the JSON's `bw_samples` and `iops_samples` — where
+/// iomark printed no sample line and counted 0 samples.
+#[test]
+fn a_job_that_misses_its_ratemin_keeps_the_samples_taken_until_then() {
+    let test = "a_job_that_misses_its_ratemin_keeps_the_samples_taken_until_then";
+    let args: Vec<String> = [
+        "--name=r",
+        "--filename=f",
+        "--size=1m",
+        "--rw=read",
+        "--bs=4k",
+        "--time_based",
+        "--runtime=5s",
+        "--thinktime=10ms",
+        "--rate_min=1m",
+        "--output-format=normal,json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut counts = Vec::new();
+    for (tool, o) in both(test, &args, 0) {
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr
+                .lines()
+                .any(|l| l.starts_with("r: rate_min=1048576B/s not met, got ")),
+            "{tool}: {}",
+            o.stderr
+        );
+        // the JSON document comes first, then the text report
+        let at = o
+            .stdout
+            .find('{')
+            .unwrap_or_else(|| panic!("{tool}: {}", o.dump()));
+        let doc = serde_json::Deserializer::from_str(&o.stdout[at..])
+            .into_iter::<Value>()
+            .next()
+            .and_then(Result::ok)
+            .unwrap_or_else(|| panic!("{tool}: {}", o.dump()));
+        let j = doc["jobs"][0].clone();
+        let r = &j["read"];
+        assert_eq!(j["error"], libc::EIO, "{tool}: {j}");
+        // failed at the check after 2 s and a 1 s cycle, long before the 5 s runtime
+        let ms = j["job_runtime"].as_u64().unwrap();
+        assert!((3000..4900).contains(&ms), "{tool}: {ms} ms");
+        // one sample per whole 500 ms of the run, none at its end
+        let n = r["bw_samples"].as_u64().unwrap();
+        assert!(
+            (ms / 500 - 1..=ms / 500).contains(&n),
+            "{tool}: {n} in {ms} ms: {r}"
+        );
+        assert_eq!(r["iops_samples"].as_u64(), Some(n), "{tool}: {r}");
+        // 4 KiB per 10 ms think and more: at most 400 KiB/s, 100 reads a second
+        let (bw, iops) = (
+            r["bw_mean"].as_f64().unwrap(),
+            r["iops_mean"].as_f64().unwrap(),
+        );
+        assert!(bw > 200.0 && bw <= 400.0, "{tool}: {r}");
+        assert!(iops > 50.0 && iops <= 100.0, "{tool}: {r}");
+        for (row, key) in [
+            ("   bw (  KiB/s): min=", "bw"),
+            ("   iops        : min=", "iops"),
+        ] {
+            let line = o.stdout.lines().find(|l| l.starts_with(row));
+            let line = line.unwrap_or_else(|| panic!("{tool}: no {key} line:\n{}", o.stdout));
+            assert!(line.ends_with(&format!(", samples={n}")), "{tool}: {line}");
+        }
+        counts.push(n);
+    }
+    if let [mine, fio] = counts[..] {
+        assert!(mine.abs_diff(fio) <= 1, "samples: iomark {mine}, fio {fio}");
+    }
+}

@@ -869,8 +869,11 @@ impl<'a> Rules for FioRules<'a> {
     /// none (its count in `iodepth_complete` even when 0), and, with requests still in
     /// flight, one reap of all of them. Each reaped request is accounted: done when it
     /// moved its bytes, failed (and said, `ThreadFailure::lines`) when it failed.
+    /// The bandwidth and IOPS samples taken until the error stay the job's, as fio's
+    /// report of a failed job shows them (its helper thread sampled while the job ran).
     #[cold]
     fn wind_down<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, e: RunError) -> RunError {
+        self.st.rates = self.rates();
         if matches!(e, RunError::Verify { .. }) {
             // a mismatch's reaps are counted as fio's where it stops the job (`finish`)
             return e;
