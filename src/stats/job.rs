@@ -95,8 +95,9 @@ pub struct ThreadFailure {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<FioAccount>,
     /// its first line is iomark's explanation only: the fio persona said fio's own
-    /// lines of this failure as it happened (a verify mismatch's `verify:` lines), so
-    /// stderr has that line only with the notes on (`--notes`)
+    /// lines of this failure as it happened (a verify mismatch's `verify:` lines) or fio
+    /// says it in its `fio: pid=` account alone (a request libaio's io_submit refused),
+    /// so stderr has that line only with the notes on (`--notes`)
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub noted: bool,
 }

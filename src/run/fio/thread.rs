@@ -96,9 +96,9 @@ pub(crate) fn run_thread(
         )
     });
     let st = &mut rec.stats;
-    // fio's lines of a verify mismatch were said as it was found: under the fio persona
-    // iomark's explanation is a note
-    let noted = plan.fio_errors && matches!(failed, Some(RunError::Verify { .. }));
+    // fio's lines of a verify mismatch were said as it was found, a refused commit has
+    // its account alone: under the fio persona iomark's explanation is a note
+    let noted = plan.fio_errors && failed.as_ref().is_some_and(RunError::fio_says_it_otherwise);
     if let Some(e) = failed {
         // a failed run keeps the report of the I/O done before the failure (as fio,
         // with `err=`); errors of another kind end the run without a report
