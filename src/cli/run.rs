@@ -932,7 +932,8 @@ fn exit_status(
         let code = signals.exit_code().unwrap_or(exit::SIGINT);
         error_line!("{}", crate::run::signals::interrupted_by(code, &what));
     }
-    let code = exit_code_of(r, persona, signals, lost);
+    let loud = cmd.notes.unwrap_or(persona == Persona::Iomark);
+    let code = exit_code_of(r, (persona, loud), signals, lost);
     match fio_stop {
         // fio's exit value
         true if code == signals.exit_code().unwrap_or(-1) => FIO_STOPPED,
@@ -949,14 +950,24 @@ const FIO_STOPPED: i32 = 128;
 /// setup too: those were said while they were set up, run/fio/setup.rs), as the process
 /// exit status, modulo 256 (fio's 256 failed threads exit 0; iomark's stays at least
 /// 1). `iomark run` exits 1 (`exit::FAILED`) however many failed: its 2 and 3 mean bad
-/// input and an environment that cannot do it.
-fn exit_code_of(r: &RunResult, persona: Persona, signals: &Signals, lost: bool) -> i32 {
+/// input and an environment that cannot do it. A thread's failure that the fio persona
+/// said in fio's words as it happened (`ThreadFailure::noted`) is said again in iomark's
+/// only with the notes on (`loud`).
+fn exit_code_of(
+    r: &RunResult,
+    (persona, loud): (Persona, bool),
+    signals: &Signals,
+    lost: bool,
+) -> i32 {
     for j in &r.jobs {
         match j.failure.as_deref() {
             // each thread's failure, then the requests that failed as it wound down
             Some(_) if !j.failure_said && !j.thread_failures.is_empty() => {
-                for f in j.thread_failures.iter().flat_map(|t| &t.lines) {
-                    error_line!("{f}");
+                for t in &j.thread_failures {
+                    let skip = usize::from(t.noted && !loud);
+                    for f in t.lines.iter().skip(skip) {
+                        error_line!("{f}");
+                    }
                 }
             }
             Some(f) if !j.failure_said => error_line!("{f}"),

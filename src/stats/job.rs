@@ -94,6 +94,12 @@ pub struct ThreadFailure {
     /// said in its lines only); absent from results written before it was kept
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<FioAccount>,
+    /// its first line is iomark's explanation only: the fio persona said fio's own
+    /// lines of this failure as it happened (a verify mismatch's `verify:` lines) or fio
+    /// says it in its `fio: pid=` account alone (a request libaio's io_submit refused),
+    /// so stderr has that line only with the notes on (`--notes`)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noted: bool,
 }
 
 /// fio 3.33's account of the failure that ended a job thread (its `td_verror`): the

@@ -313,6 +313,15 @@ impl DepthStats {
         self.pending += 1;
     }
 
+    /// The last `n` requests marked were refused by the engine as they were handed to
+    /// the kernel (libaio's io_submit): fio 3.33 counts a submission only when its commit
+    /// succeeds, so they leave the pass's count (their depth level stays, as fio marks
+    /// it before the commit).
+    #[cold]
+    pub fn unsubmitted(&mut self, n: u64) {
+        self.pending = self.pending.saturating_sub(n);
+    }
+
     /// A submit pass ended: its request count goes to `submit`; with `inline` (the
     /// engine completed them in the call, a synchronous engine) also to `complete`,
     /// as fio marks 1 submit and 1 completion per I/O of a sync engine.

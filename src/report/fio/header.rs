@@ -688,6 +688,7 @@ mod tests {
                 errno: a.errno,
                 lines: vec!["words".into()],
                 account: Some(a.clone()),
+                ..ThreadFailure::default()
             }];
             j.account = Some(a.clone());
             r.jobs = vec![j.clone()];
@@ -707,6 +708,7 @@ mod tests {
             errno: libc::EIO,
             lines: vec!["file:backend.c:1716, func=cpu_set_affinity, error=x".into()],
             account: None,
+            noted: false,
         }];
         r.jobs = vec![j];
         assert_eq!(end_lines(&r), "");

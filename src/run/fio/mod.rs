@@ -147,6 +147,10 @@ pub enum RunError {
 /// The beginning of fio 3.33's line for a request that failed ([`RunError::fio_words`]).
 const FIO_IO_U_ERROR: &str = "io_u error on file ";
 
+/// The call fio 3.33's account names when the engine refused a request as it was handed
+/// to the kernel (libaio's io_submit: ioengines.c `td_io_commit`, `func=io commit`).
+pub(crate) const IO_COMMIT: &str = "io commit";
+
 impl RunError {
     /// Exit code (DESIGN.md policy).
     pub fn exit_code(&self) -> i32 {
@@ -170,6 +174,8 @@ impl RunError {
     /// resid`, report/fio/header.rs), a sync.
     pub fn fio_words(&self) -> Option<String> {
         match self {
+            // fio says a refused commit in its `fio: pid=` account alone
+            _ if self.refused_at_commit() => None,
             RunError::Io {
                 op,
                 file,
@@ -190,6 +196,20 @@ impl RunError {
             RunError::MinRate { fio_line, .. } => Some(fio_line.clone()),
             _ => None,
         }
+    }
+
+    /// A request the engine refused as it was handed to the kernel, accounted as fio
+    /// 3.33's failed commit (the fio persona's [`IO_COMMIT`]).
+    pub fn refused_at_commit(&self) -> bool {
+        matches!(self, RunError::Io { account: Some(a), .. } if a.func == IO_COMMIT)
+    }
+
+    /// fio 3.33 says no line of its own for this failure beyond its account (a refused
+    /// commit, [`RunError::refused_at_commit`]) or said its own as it happened (a verify
+    /// mismatch's `verify:` lines, under the fio persona): iomark's explanation of it
+    /// is a note ([`crate::stats::job::ThreadFailure::noted`]).
+    pub fn fio_says_it_otherwise(&self) -> bool {
+        matches!(self, RunError::Verify { .. }) || self.refused_at_commit()
     }
 
     /// fio 3.33's account of this failure, as it was set where the failure happened

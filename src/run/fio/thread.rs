@@ -96,6 +96,9 @@ pub(crate) fn run_thread(
         )
     });
     let st = &mut rec.stats;
+    // fio's lines of a verify mismatch were said as it was found, a refused commit has
+    // its account alone: under the fio persona iomark's explanation is a note
+    let noted = plan.fio_errors && failed.as_ref().is_some_and(RunError::fio_says_it_otherwise);
     if let Some(e) = failed {
         // a failed run keeps the report of the I/O done before the failure (as fio,
         // with `err=`); errors of another kind end the run without a report
@@ -120,7 +123,7 @@ pub(crate) fn run_thread(
     if let Some(f) = st.failure.clone() {
         // this thread's failure first, then the requests that failed as it wound down
         let mut t = st.thread_failures.pop().unwrap_or_default();
-        (t.pid, t.errno) = (st.pid, st.error);
+        (t.pid, t.errno, t.noted) = (st.pid, st.error, noted);
         t.account.clone_from(&st.account);
         t.lines.insert(0, f);
         st.thread_failures = vec![t];
@@ -687,6 +690,7 @@ pub(crate) fn failed_thread(plan: &Plan, account: FioAccount) -> JobRecord {
         errno,
         lines: vec![failure.clone()],
         account: Some(account.clone()),
+        noted: false,
     }];
     r.stats.failure = Some(failure);
     r.stats.account = Some(account);

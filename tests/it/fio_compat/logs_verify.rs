@@ -84,7 +84,8 @@ fn new_checksums_verify_clean_and_name_a_flipped_block_as_fio_does() {
     let fio = need_fio("new_checksums_verify_clean_and_name_a_flipped_block_as_fio_does");
     for (k, n) in NEW {
         let d = scratch();
-        let (w, r) = write_flip_read(&as_fio, d.path(), k);
+        // iomark's own line naming the checksum is a note of the persona (`--notes`)
+        let (w, r) = write_flip_read(&|p| as_fio(p).arg("--notes"), d.path(), k);
         assert_eq!(
             (w.code, read_kib(&w)),
             (0, "64".into()),

@@ -264,3 +264,52 @@ fn the_sync_engine_note_comes_before_every_report_and_never_into_an_output_file(
         }
     }
 }
+
+/// A read-only `verify=md5` job over a file no verify job wrote, on psync and libaio:
+/// stderr has fio 3.33's lines only (`verify: bad magic header …, wanted acca at file
+/// v.dat offset 0, …`), byte for byte; iomark added its own explanation after them
+/// (`fio: job 'j': verify: 1 block(s) did not match; first: …`). That explanation stays
+/// iomark's note: on stderr with `--notes`, and in the RunResult (`--json`) always.
+#[test]
+fn a_verify_mismatch_says_fios_lines_only() {
+    let test = "a_verify_mismatch_says_fios_lines_only";
+    let mine = "verify: 1 block(s) did not match; first: verify failed in v.dat at offset 0: ";
+    for engine in ["psync", "libaio"] {
+        let e = format!("--ioengine={engine}");
+        let args = [
+            "--name=j",
+            "--filename=v.dat",
+            "--rw=read",
+            "--bs=4k",
+            "--size=1m",
+            "--verify=md5",
+            e.as_str(),
+        ];
+        let got = fio_and_iomark(test, &args, |d, _| junk(d));
+        for (tool, out) in got.each() {
+            assert_eq!(out.code, 1, "{tool} {engine}: {}", out.dump());
+            let lines: Vec<&str> = out.stderr.lines().collect();
+            assert_eq!(lines.len(), 1, "{tool} {engine}: {}", out.stderr);
+            assert!(
+                lines[0].starts_with("verify: bad magic header ")
+                    && lines[0].contains(", wanted acca at file v.dat offset 0, length 4096"),
+                "{tool} {engine}: {}",
+                out.stderr
+            );
+        }
+        if let Some(fio) = &got.fio {
+            assert_eq!(got.iomark.stderr, fio.stderr, "{engine}");
+        }
+        let d = scratch();
+        junk(d.path());
+        let o = as_fio(d.path())
+            .dir(d.path())
+            .args(args)
+            .args(["--notes", "--json=r.json"])
+            .run();
+        assert_eq!(o.code, 1, "{engine}: {}", o.dump());
+        assert!(o.stderr.contains(mine), "{engine}: {}", o.stderr);
+        let r = std::fs::read_to_string(d.path().join("r.json")).unwrap();
+        assert!(r.contains(mine), "{engine}: {r}");
+    }
+}

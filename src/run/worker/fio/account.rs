@@ -277,6 +277,27 @@ impl<'a> Worker<'a> {
         err
     }
 
+    /// The job's failure `err` of a request the engine's submission call refused
+    /// (libaio's io_submit) as fio 3.33 accounts it under the fio persona: its commit
+    /// failed (ioengines.c `td_io_commit`: `file:ioengines.c:496, func=io commit`, the
+    /// call's errno), with no `io_u error` line of the request.
+    #[cold]
+    pub(super) fn refused_at_commit(&self, mut err: RunError) -> RunError {
+        if !self.plan.fio_errors {
+            return err;
+        }
+        let errno = err.errno();
+        if let RunError::Io { account, .. } = &mut err {
+            *account = Some(Box::new(FioAccount::new(
+                "ioengines.c",
+                496,
+                crate::run::fio::IO_COMMIT,
+                errno,
+            )));
+        }
+        err
+    }
+
     /// Account one completed request (and verify a read's data). `t`: completion tick,
     /// `t_base`: the tick log times count from.
     #[allow(clippy::too_many_arguments)]

@@ -759,6 +759,10 @@ impl<'a> Rules for FioRules<'a> {
                 if r.is_err() && !at.queued {
                     self.w.fatal_counted(&mut self.st, s, e);
                 }
+                if !at.queued && matches!(E::KIND, crate::util::engines::Kind::Libaio) {
+                    // libaio's io_submit refused it: fio's commit failed
+                    return r.map_err(|e| self.w.refused_at_commit(e));
+                }
                 r
             }
         }
@@ -867,13 +871,21 @@ impl<'a> Rules for FioRules<'a> {
     /// the failed request was counted as submitted and completed as it returned (a
     /// synchronous engine's: `td_io_queue`); then one reap of what is ready, waiting for
     /// none (its count in `iodepth_complete` even when 0), and, with requests still in
-    /// flight, one reap of all of them. Each reaped request is accounted: done when it
+    /// flight, one reap of all of them (taken in as many engine calls as its
+    /// `iodepth_batch_complete_max` needs). Each reaped request is accounted: done when it
     /// moved its bytes, failed (and said, `ThreadFailure::lines`) when it failed.
+    /// The bandwidth and IOPS samples taken until the error stay the job's, as fio's
+    /// report of a failed job shows them (its helper thread sampled while the job ran).
     #[cold]
     fn wind_down<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, e: RunError) -> RunError {
+        self.st.rates = self.rates();
         if matches!(e, RunError::Verify { .. }) {
             // a mismatch's reaps are counted as fio's where it stops the job (`finish`)
             return e;
+        }
+        if e.refused_at_commit() {
+            // fio counts a submission when its commit succeeds: the refused one is not
+            self.st.depth.unsubmitted(1);
         }
         self.st.depth.end_submit(io.in_flight() == 0);
         // the completions reaped with the failed one come first (fio's ios_completed
@@ -884,12 +896,19 @@ impl<'a> Rules for FioRules<'a> {
             if all && io.in_flight() == 0 {
                 break;
             }
-            let Ok(n) = io.reap_raw(if all { io.in_flight() } else { 0 }) else {
-                break;
-            };
+            // the reap of all of them is one (fio's getevents takes at least `min`,
+            // whatever iodepth_batch_complete_max says): it goes on until none is left
+            let mut got = None;
+            while let Ok(n) = io.reap_raw(if all { io.in_flight() } else { 0 }) {
+                got = Some(got.unwrap_or(0) + n);
+                let t = io.clock.now();
+                failed.extend(io.account_each(self, t));
+                if !all || n == 0 || io.in_flight() == 0 {
+                    break;
+                }
+            }
+            let Some(n) = got else { break };
             self.st.depth.mark_complete(n);
-            let t = io.clock.now();
-            failed.extend(io.account_each(self, t));
         }
         let fio = self.w.plan.fio_errors;
         let lines = failed
