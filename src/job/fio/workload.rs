@@ -32,6 +32,7 @@ impl FioJob {
                 open_files: self.more.nodata.openfiles,
                 invalidate: self.more.invalidate,
                 pre_read: self.tuning.pre_read,
+                recreate: false,
             },
             limits: Limits {
                 loops: self.loops,

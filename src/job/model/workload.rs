@@ -121,6 +121,11 @@ pub struct FilePicking {
     pub invalidate: bool,
     /// the files are read into the page cache before the job (`pre_read`)
     pub pre_read: bool,
+    /// the file set is made anew, every file empty, before the run: whatever each name
+    /// held is removed (a link's target keeps its bytes) and the files are written from
+    /// their start. Filled by sysbench (`--file-test-mode=seqwr`); fio leaves false, its
+    /// files are laid out as its own keys say
+    pub recreate: bool,
 }
 
 /// How long and how much one thread runs, beyond the model's time and request limits.

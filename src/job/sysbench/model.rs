@@ -91,6 +91,7 @@ impl FileioJob {
                 open_files: None,
                 invalidate: false,
                 pre_read: false,
+                recreate: self.test_mode == Some(TestMode::Seqwr),
             },
             // the sequential cursor starts the files over until a limit ends the run
             limits: Limits {
@@ -317,6 +318,47 @@ mod tests {
         let y = model_of(&s).work.syncs;
         let got = (y.fsync_every, y.fdatasync_every, y.at_end, y.series_every);
         assert_eq!(got, (0, 0, false, 7));
+    }
+
+    #[test]
+    fn seqwr_alone_recreates_the_file_set() {
+        use TestMode::*;
+        let mut s = job(1 << 20, 4, 4096);
+        // prepare or cleanup alone: no mode, nothing recreated
+        assert!(!model_of(&s).work.files.recreate);
+        for (mode, recreate) in [
+            (Seqwr, true),
+            (Seqrewr, false),
+            (Seqrd, false),
+            (Rndrd, false),
+            (Rndwr, false),
+            (Rndrw, false),
+        ] {
+            s.test_mode = Some(mode);
+            assert_eq!(model_of(&s).work.files.recreate, recreate, "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn extra_flags_are_the_open_flags() {
+        let mut s = job(1 << 20, 4, 4096);
+        assert_eq!(model_of(&s).thread.oflags(), 0);
+        for (sync, dsync, direct) in [
+            (true, false, false),
+            (false, true, true),
+            (true, true, true),
+        ] {
+            s.extra_flags = super::super::ExtraFlags {
+                sync,
+                dsync,
+                direct,
+            };
+            let want = s.extra_flags.oflags();
+            assert_eq!(model_of(&s).thread.oflags(), want, "{:?}", s.extra_flags);
+        }
+        s.extra_flags.direct = true;
+        let f = model_of(&s).thread.oflags();
+        assert_eq!(f & libc::O_DIRECT, libc::O_DIRECT);
     }
 
     #[test]

@@ -191,8 +191,9 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
         );
         return Err(exit::ENVIRONMENT);
     }
-    if job.extra_flags.direct {
-        if let Err(f) = fileset::direct_preflight(job, &g) {
+    let model = job.model(&g);
+    if model.thread.direct {
+        if let Err(f) = fileset::direct_preflight(&model, &g) {
             return Err(failed_before_start(job, &g, console, &f, emit));
         }
     }
@@ -202,7 +203,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     for l in header::header_fileio(job, &g, mode) {
         console.line(level::NOTICE, &l);
     }
-    let files = fileset::open_for_run(job, &g, mode, |l| {
+    let files = fileset::open_for_run(&model, &g, job.threads, |l| {
         // iomark's own notices are notes: `--notes=off` leaves sysbench's lines alone
         if l.starts_with("iomark: ") {
             if job.notes {
