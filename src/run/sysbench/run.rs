@@ -7,7 +7,7 @@
 //! (`--json`, `--plot`), through the front end's [`Emit`] hook.
 
 use crate::files::fileset;
-use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::job::sysbench::{FileioJob, Geometry};
 use crate::job::thread::Pace;
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
@@ -109,7 +109,7 @@ pub(super) fn run(
     let mut ran = Ran::default();
     let shown = super::progress::wanted(job).then(|| {
         let l = live.clone().unwrap_or_default();
-        let b = super::progress::run_line(job, &l);
+        let b = super::progress::run_line(&job.model(&r.g), &l);
         console.set_live(Some(b.clone()));
         (l, b)
     });
@@ -174,13 +174,13 @@ pub(super) fn run(
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
 fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
-    let Some(mode) = job.test_mode else {
+    if job.test_mode.is_none() {
         console.line(
             level::FATAL,
             "FATAL: Missing required argument: --file-test-mode",
         );
         return Err(exit::FAILED);
-    };
+    }
     if !job.dir.is_dir() {
         console.line(
             level::FATAL,
@@ -197,10 +197,10 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
             return Err(failed_before_start(job, &g, console, &f, emit));
         }
     }
-    for l in header::header_general(job) {
+    for l in header::header_general(job, &model) {
         console.line(level::NOTICE, &l);
     }
-    for l in header::header_fileio(job, &g, mode) {
+    for l in header::header_fileio(&model, &g) {
         console.line(level::NOTICE, &l);
     }
     let files = fileset::open_for_run(&model, &g, job.threads, |l| {
@@ -225,7 +225,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
         },
     );
     let before = pagecache::before(&root, &job.dir);
-    let (mmap_direct, buffered, reads) = cache_notes(job, console, mode, &g, &before);
+    let (mmap_direct, buffered, reads) = cache_notes(&model, job.notes, console, &g, &before);
     let unwritten = reads.then(|| {
         (0..g.files)
             .filter_map(|i| {
@@ -249,34 +249,34 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     })
 }
 
-/// Whether the run is an mmap run opened with O_DIRECT, buffered, and reads; says so
-/// before the run when that matters (the mmap note, the fits-in-RAM warning).
+/// Whether the run of `model` (the job in the one job model) is an mmap run opened
+/// with O_DIRECT, buffered, and reads; says so before the run when that matters and
+/// `notes` are on (the mmap note, the fits-in-RAM warning).
 fn cache_notes(
-    job: &FileioJob,
+    model: &crate::job::model::Job,
+    notes: bool,
     console: &Console,
-    mode: TestMode,
     g: &Geometry,
     before: &pagecache::Before,
 ) -> (bool, bool, bool) {
+    let (t, w) = (&model.thread, &model.work);
     // mmap copies through the page cache whatever the open flags say (O_DIRECT only
     // affects read/write calls), so an mmap run is a buffered run for the notes
-    let mmap_direct = job.io_mode == IoMode::Mmap && job.extra_flags.direct;
-    let buffered = !job.extra_flags.direct || job.io_mode == IoMode::Mmap;
-    if job.notes && mmap_direct {
+    let mmap = t.engine == crate::util::engines::Kind::Mmap;
+    let mmap_direct = mmap && t.direct;
+    let buffered = !t.direct || mmap;
+    if notes && mmap_direct {
         console.err(MMAP_DIRECT_WARNING);
     }
-    let reads = matches!(mode, TestMode::Seqrd | TestMode::Rndrd | TestMode::Rndrw);
-    let synced = job.fsync_freq > 0
-        || job.fsync_end
-        || job.fsync_all
-        || job.extra_flags.sync
-        || job.extra_flags.dsync;
+    let reads = w.pick.rw.reads();
+    let s = &t.syncs;
+    let synced = w.syncs.series_every > 0 || s.at_end || s.each_write || t.sync || t.dsync;
     let used = crate::result::truth::CacheUse {
         reads,
-        unsynced_writes: mode != TestMode::Seqrd && mode != TestMode::Rndrd && !synced,
+        unsynced_writes: t.writes && !synced,
         hint: crate::result::truth::direct_hint("fileio"),
     };
-    if job.notes
+    if notes
         && buffered
         && before.memory_fs.is_none()
         && pagecache::fits_in_ram(g.total, before.mem_total)
