@@ -54,6 +54,8 @@ pub(super) fn inputs(
 /// The file set opened for a run, and what was known of the target before it.
 struct Ready {
     g: Geometry,
+    /// the job in the one job model over `g`, translated once for the whole run
+    model: crate::job::model::Job,
     files: Vec<std::fs::File>,
     root: Root,
     diag: Diagnosis,
@@ -109,13 +111,13 @@ pub(super) fn run(
     let mut ran = Ran::default();
     let shown = super::progress::wanted(job).then(|| {
         let l = live.clone().unwrap_or_default();
-        let b = super::progress::run_line(&job.model(&r.g), &l);
+        let b = super::progress::run_line(&r.model, &l);
         console.set_live(Some(b.clone()));
         (l, b)
     });
     ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
     // a live line reads the recorders while the run goes on
-    let sh = shared(job, r.g, ran.live.is_some(), console, signals);
+    let sh = shared(job, (&r.model, r.g), ran.live.is_some(), console, signals);
     let seed_used = if job.rand_seed != 0 {
         job.rand_seed as u32
     } else {
@@ -239,6 +241,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     Ok(Ready {
         watch,
         g,
+        model,
         files,
         root,
         diag,
@@ -293,7 +296,7 @@ fn cache_notes(
 /// The state the workers and the main thread share.
 fn shared(
     job: &FileioJob,
-    g: Geometry,
+    (model, g): (&crate::job::model::Job, Geometry),
     watched: bool,
     console: &Arc<Console>,
     signals: &Signals,
@@ -304,11 +307,10 @@ fn shared(
         || job.samples
         || !job.report_checkpoints.is_empty()
         || job.forced_shutdown.is_some();
-    let model = job.model(&g);
     let paced = matches!(model.thread.pace, Pace::Shared { .. });
     Shared {
-        gen: Mutex::new(Generator::new(&model, g)),
-        model,
+        gen: Mutex::new(Generator::new(model, g)),
+        model: model.clone(),
         geom: g,
         reads_done: AtomicU64::new(0),
         writes_done: AtomicU64::new(0),
