@@ -16,7 +16,8 @@
 
 use crate::files::preflight;
 use crate::files::strerror;
-use crate::job::sysbench::{FileioJob, Geometry, TestMode};
+use crate::job::model::Job;
+use crate::job::sysbench::Geometry;
 use crate::job::units::sysbench_human_size;
 use crate::util::buffers::AlignedBuf;
 use crate::util::error::Error;
@@ -177,51 +178,49 @@ fn pwrite_all(f: &File, buf: &[u8], off: u64) -> Result<(), i32> {
 }
 
 /// Checks made before prepare writes anything: O_DIRECT support and alignment, and
-/// free space for the bytes still missing. Exit codes 2/3 as DESIGN.md.
-pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
-    if !job.dir.is_dir() {
+/// free space for the bytes still missing. Exit codes 2/3 as DESIGN.md. `model`: the
+/// job in the one job model (its directory and open flags).
+pub fn prepare_preflight(model: &Job, g: &Geometry) -> Result<(), Error> {
+    let dir = &model.thread.dir;
+    if !dir.is_dir() {
         return Err(Error::lines(
             crate::util::error::exit::ENVIRONMENT,
             vec![format!(
                 "FATAL: --file-dir={} is not an existing directory",
-                job.dir.display()
+                dir.display()
             )],
         ));
     }
-    if job.extra_flags.direct {
-        direct_preflight(job, g)?;
+    if model.thread.direct {
+        direct_preflight(model, g)?;
     }
     // every file's name before the first byte is written: a link at test_file.3 is
     // refused before test_file.0 is touched
     let linked = |i| {
-        let m = std::fs::symlink_metadata(path(&job.dir, i)).ok()?;
-        m.file_type()
-            .is_symlink()
-            .then(|| symlink_note(&job.dir, i))
+        let m = std::fs::symlink_metadata(path(dir, i)).ok()?;
+        m.file_type().is_symlink().then(|| symlink_note(dir, i))
     };
-    if let Some(why) = (0..g.files).find_map(|i| {
-        unsafe_target(&job.dir, i)
-            .map(|w| w.0)
-            .or_else(|| linked(i))
-    }) {
+    if let Some(why) =
+        (0..g.files).find_map(|i| unsafe_target(dir, i).map(|w| w.0).or_else(|| linked(i)))
+    {
         return Err(unsafe_path(why));
     }
     let mut need = 0u64;
     for i in 0..g.files {
-        let cur = std::fs::metadata(path(&job.dir, i))
+        let cur = std::fs::metadata(path(dir, i))
             .map(|m| m.len())
             .unwrap_or(0);
         if cur < g.file_size {
             need += g.file_size - (cur - cur % g.block);
         }
     }
-    if let Some(avail) = preflight::free_space(&job.dir) {
+    if let Some(avail) = preflight::free_space(dir) {
         if need > avail {
             return Err(Error::lines(
                 crate::util::error::exit::ENVIRONMENT,
                 vec![format!(
                     "FATAL: not enough free space in {}: prepare needs {} bytes ({}B), {} bytes ({}B) are available; use a smaller --file-total-size or another --file-dir",
-                    crate::files::dir_name(&job.dir),
+                    crate::files::dir_name(dir),
                     need,
                     sysbench_human_size(need as f64),
                     avail,
@@ -233,19 +232,21 @@ pub fn prepare_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
     Ok(())
 }
 
-/// O_DIRECT checks shared by prepare and run (public cases C08, C19).
-pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
-    match preflight::probe_direct_io(&job.dir) {
+/// O_DIRECT checks shared by prepare and run (public cases C08, C19), over the
+/// model's directory; a sequential job's requests are the merged ones.
+pub fn direct_preflight(model: &Job, g: &Geometry) -> Result<(), Error> {
+    let dir = &model.thread.dir;
+    match preflight::probe_direct_io(dir) {
         preflight::DirectIo::Unsupported => Err(Error::lines(
             crate::util::error::exit::ENVIRONMENT,
             vec![format!(
                 "FATAL: {} (--file-extra-flags=direct); use buffered I/O or another --file-dir",
-                preflight::direct_refused(&job.dir)
+                preflight::direct_refused(dir)
             )],
         )),
         preflight::DirectIo::Supported { align } if align > 0 => {
             let a = u64::from(align);
-            let req = if job.test_mode.is_some_and(TestMode::is_sequential) {
+            let req = if !model.work.pick.rw.random() {
                 g.request
             } else {
                 g.block
@@ -257,7 +258,7 @@ pub fn direct_preflight(job: &FileioJob, g: &Geometry) -> Result<(), Error> {
                         "FATAL: --file-block-size={} is not a multiple of the {}-byte direct-I/O alignment of {}; use a multiple of {}",
                         g.block,
                         a,
-                        crate::files::dir_name(&job.dir),
+                        crate::files::dir_name(dir),
                         a
                     )],
                 ))
@@ -286,15 +287,16 @@ fn fsync_or_fail(f: &File) -> Result<(), Error> {
 
 /// Create or open file `i` for `prepare`, read-write: the existing bytes of its last
 /// partial block are read back ([`keep_existing`]).
-fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
-    let flags = libc::O_CREAT | libc::O_RDWR | job.extra_flags.oflags();
-    open_raw(&path(&job.dir, i), flags, 0o600).map_err(|e| match planted_link(&job.dir, i, e) {
+fn open_to_prepare(model: &Job, i: u32) -> Result<File, Error> {
+    let (flags, dir) = (model.thread.oflags(), &model.thread.dir);
+    let flags = libc::O_CREAT | libc::O_RDWR | flags;
+    open_raw(&path(dir, i), flags, 0o600).map_err(|e| match planted_link(dir, i, e) {
         Some(note) => unsafe_path(note),
         None => Error::lines(
             crate::util::error::exit::FAILED,
             vec![format!(
                 "FATAL: Can't open file '{}' errno = {} ({})",
-                display(&job.dir, i),
+                display(dir, i),
                 e,
                 strerror(e)
             )],
@@ -305,9 +307,10 @@ fn open_to_prepare(job: &FileioJob, i: u32) -> Result<File, Error> {
 /// Create or extend every file to FS bytes, printing sysbench's per-file lines through
 /// `out`. `content(buf, offset)` fills each chunk with the bytes that belong at `offset`
 /// of a file (the caller owns the generators: zeros, random, or verifiable blocks).
-/// Stops between writes when `stop` is set (files stay as written, reusable).
+/// Stops between writes when `stop` is set (files stay as written, reusable). `model`:
+/// the job in the one job model (its directory and open flags).
 pub fn prepare(
-    job: &FileioJob,
+    model: &Job,
     g: &Geometry,
     out: &mut dyn FnMut(String),
     content: &mut dyn FnMut(&mut [u8], u64),
@@ -319,9 +322,9 @@ pub fn prepare(
     let mut written = 0u64;
     let mut pending: Option<File> = None;
     for i in 0..g.files {
-        let f = open_to_prepare(job, i)?;
+        let f = open_to_prepare(model, i)?;
         let cur = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let name = display(&job.dir, i);
+        let name = display(&model.thread.dir, i);
         if cur == 0 {
             out(format!("Creating file {name}"));
         } else if cur < g.file_size {
@@ -355,7 +358,7 @@ pub fn prepare(
                 ];
                 let mut code = crate::util::error::exit::FAILED;
                 if e == libc::ENOSPC {
-                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", crate::files::dir_name(&job.dir)));
+                    lines.push(format!("FATAL: {} is full; the files written so far are kept: run 'cleanup' to remove them", crate::files::dir_name(&model.thread.dir)));
                     code = crate::util::error::exit::ENVIRONMENT;
                 }
                 Error::lines(code, lines)
@@ -403,22 +406,25 @@ fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) ->
     }
 }
 
-/// Open the file set for a run: seqwr recreates empty files; every
-/// file is opened read-write with the extra flags; all but seqwr must be at least FS
-/// bytes. Returns the open files in index order. `debug` receives sysbench's DEBUG
-/// lines and iomark's own notices (those start with `iomark: `, for stderr): that
-/// seqwr emptied prepared files, and why a file may be short.
+/// Open the file set for a run of `threads` threads of `model` (the job in the one job
+/// model): a set the model recreates (sysbench's seqwr) is made anew, every file empty;
+/// every file is opened read-write with the model's open flags; the files of a set not
+/// recreated must be at least FS bytes. Returns the open files in index order. `debug`
+/// receives sysbench's DEBUG lines and iomark's own notices (those start with
+/// `iomark: `, for stderr): that seqwr emptied prepared files, and why a file may be short.
 pub fn open_for_run(
-    job: &FileioJob,
+    model: &Job,
     g: &Geometry,
-    mode: TestMode,
+    threads: u32,
     mut debug: impl FnMut(String),
 ) -> Result<Vec<File>, Error> {
-    // The files, stdin/stdout/stderr, one ring per thread in async mode, and spare
-    // descriptors for what is open beside them: the sampler's and the device view's
-    // sysfs/procfs reads, the JSON file and the results history (temp file, directory).
-    let rings = if job.io_mode == crate::job::sysbench::IoMode::Async {
-        u64::from(job.threads)
+    let (t, recreate) = (&model.thread, model.work.files.recreate);
+    // The files, stdin/stdout/stderr, one ring per thread of an engine that queues, and
+    // spare descriptors for what is open beside them: the sampler's and the device
+    // view's sysfs/procfs reads, the JSON file and the results history (temp file,
+    // directory).
+    let rings = if t.engine.queues() {
+        u64::from(threads)
     } else {
         0
     };
@@ -438,27 +444,27 @@ pub fn open_for_run(
     let mut files = Vec::with_capacity(g.files as usize);
     let mut emptied = 0u32;
     for i in 0..g.files {
-        let p = path(&job.dir, i);
-        let name = display(&job.dir, i);
-        // seqwr replaces the name (the other links keep their file); the other modes
-        // open what is there, and the writing ones would write into it
-        let refused = |w: &(String, bool)| mode != TestMode::Seqwr && (mode.writes() || w.1);
-        if let Some((why, _)) = unsafe_target(&job.dir, i).filter(refused) {
+        let p = path(&t.dir, i);
+        let name = display(&t.dir, i);
+        // a recreated set replaces the name (the other links keep their file); otherwise
+        // what is there is opened, and a job that writes would write into it
+        let refused = |w: &(String, bool)| !recreate && (t.writes || w.1);
+        if let Some((why, _)) = unsafe_target(&t.dir, i).filter(refused) {
             return Err(unsafe_path(why));
         }
-        if mode == TestMode::Seqwr {
+        if recreate {
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() > 0) {
                 emptied += 1;
             }
             create_empty(&p, &name)?;
         }
         debug(format!("DEBUG: Opening file: {name}"));
-        let f = match open_raw(&p, libc::O_RDWR | job.extra_flags.oflags(), 0o600) {
+        let f = match open_raw(&p, libc::O_RDWR | t.oflags(), 0o600) {
             Ok(f) => f,
-            Err(e) => return Err(open_error(job, i, &name, e)),
+            Err(e) => return Err(open_error(model, i, &name, e)),
         };
-        if mode == TestMode::Seqwr {
-            if job.io_mode == crate::job::sysbench::IoMode::Mmap {
+        if recreate {
+            if t.engine == crate::util::engines::Kind::Mmap {
                 let _ = f.set_len(g.file_size);
             }
         } else {
@@ -502,13 +508,14 @@ fn create_empty(p: &Path, name: &str) -> Result<(), Error> {
 }
 
 /// The lines and exit code of a test file `i` (`name`) that would not open with errno `e`.
-fn open_error(job: &FileioJob, i: u32, name: &str, e: i32) -> Error {
+fn open_error(model: &Job, i: u32, name: &str, e: i32) -> Error {
+    let dir = &model.thread.dir;
     let mut lines = vec![format!(
         "FATAL: Cannot open file '{name}' errno = {e} ({})",
         strerror(e)
     )];
     let code = match e {
-        libc::ELOOP => match planted_link(&job.dir, i, e) {
+        libc::ELOOP => match planted_link(dir, i, e) {
             Some(note) => return unsafe_path(note),
             None => crate::util::error::exit::FAILED,
         },
@@ -516,10 +523,10 @@ fn open_error(job: &FileioJob, i: u32, name: &str, e: i32) -> Error {
             lines.push("WARNING: Did you forget to run the prepare step?".into());
             crate::util::error::exit::FAILED
         }
-        libc::EINVAL if job.extra_flags.direct => {
+        libc::EINVAL if model.thread.direct => {
             lines.push(format!(
                 "FATAL: {} (--file-extra-flags=direct)",
-                preflight::direct_refused(&job.dir)
+                preflight::direct_refused(dir)
             ));
             crate::util::error::exit::ENVIRONMENT
         }

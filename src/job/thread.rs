@@ -114,6 +114,14 @@ impl ThreadJob {
         }
     }
 
+    /// The open flags of `direct`, `sync` and `dsync` as `open(2)` bits.
+    pub fn oflags(&self) -> i32 {
+        let bit = |on: bool, f: i32| if on { f } else { 0 };
+        bit(self.direct, libc::O_DIRECT)
+            | bit(self.sync, libc::O_SYNC)
+            | bit(self.dsync, libc::O_DSYNC)
+    }
+
     /// Bytes of each slot's buffer: the largest request the thread issues.
     pub fn slot_len(&self) -> usize {
         self.request.1 as usize

@@ -6,7 +6,7 @@
 
 use crate::job::fio::FioJob;
 use crate::job::model::workload::{
-    Data, Failure, FilePicking, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
+    Data, Failure, FilePicking, Labels, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
 };
 use crate::job::model::Job;
 use crate::job::model::Workload;
@@ -25,6 +25,8 @@ impl FioJob {
     /// (`io_size=N%` must be resolved to bytes first: `run/fio/plan.rs` does).
     fn workload(&self) -> Workload {
         Workload {
+            // fio's reports read its own job
+            labels: Labels::default(),
             name: self.name.clone(),
             pick: self.picking(),
             files: FilePicking {
@@ -32,6 +34,7 @@ impl FioJob {
                 open_files: self.more.nodata.openfiles,
                 invalidate: self.more.invalidate,
                 pre_read: self.tuning.pre_read,
+                recreate: false,
             },
             limits: Limits {
                 loops: self.loops,

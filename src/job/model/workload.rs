@@ -41,6 +41,27 @@ pub struct Workload {
     pub queue: Queue,
     /// what is measured besides the requests' counts
     pub measure: Measure,
+    /// the words a dialect's own report states the job in (sysbench's; fio's none)
+    pub labels: Labels,
+}
+
+/// The words and figures a dialect's own report states the job in where the model's
+/// values say it otherwise (`Default`: none). Filled by sysbench's translation
+/// (`FileioJob::model`) for its `run` header, its `--progress` line and its notes; fio
+/// leaves them empty, its reports read its own job.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Labels {
+    /// the test mode's name: sysbench's `--file-test-mode` (`rndrw`); empty without one
+    pub mode: &'static str,
+    /// the test in sysbench's header words (`Doing random r/w test`: `random r/w`);
+    /// empty without a test mode
+    pub test: &'static str,
+    /// the engine in sysbench's header words (`Using synchronous I/O mode`:
+    /// `synchronous`, of `--file-io-mode`)
+    pub io_mode: &'static str,
+    /// the read/write ratio as given: sysbench's `--file-rw-ratio`, which its header
+    /// prints for every random mode (`pick.read_ratio` holds it for `rndrw` alone)
+    pub rw_ratio: f64,
 }
 
 /// How each request is picked.
@@ -121,6 +142,11 @@ pub struct FilePicking {
     pub invalidate: bool,
     /// the files are read into the page cache before the job (`pre_read`)
     pub pre_read: bool,
+    /// the file set is made anew, every file empty, before the run: whatever each name
+    /// held is removed (a link's target keeps its bytes) and the files are written from
+    /// their start. Filled by sysbench (`--file-test-mode=seqwr`); fio leaves false, its
+    /// files are laid out as its own keys say
+    pub recreate: bool,
 }
 
 /// How long and how much one thread runs, beyond the model's time and request limits.

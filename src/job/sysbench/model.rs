@@ -4,12 +4,13 @@
 //! mix, the block size and merged requests the request sizes, the fsync options the
 //! sync points and their call, `--time`/`--events` the limits, `--rate` the pace,
 //! `--file-data` and `--validate` what writes carry. What fio's keys cannot say (the
-//! read/write ratio that may be +inf, merged requests, the run-wide fsync series) goes
+//! read/write ratio that may be +inf, merged requests, the run-wide fsync series,
+//! `seqwr`'s file set made anew before the run, the words of sysbench's header) goes
 //! to the model's values that say which dialect fills them.
 
 use super::{FileioJob, Geometry, TestMode};
 use crate::job::model::workload::{
-    Data, Failure, FilePicking, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
+    Data, Failure, FilePicking, Labels, Limits, Measure, Pacing, Picking, Queue, SyncPoints, Verify,
 };
 use crate::job::model::{BlockSizes, FileService, Job, RwMode, Workload};
 use crate::job::thread::{FsyncMode, Pace, Syncs, ThreadJob};
@@ -91,6 +92,7 @@ impl FileioJob {
                 open_files: None,
                 invalidate: false,
                 pre_read: false,
+                recreate: self.test_mode == Some(TestMode::Seqwr),
             },
             // the sequential cursor starts the files over until a limit ends the run
             limits: Limits {
@@ -119,6 +121,7 @@ impl FileioJob {
                 max_latency: [0, 0],
             },
             queue: self.queue(),
+            labels: self.labels(),
             measure: Measure {
                 gtod_reduce: false,
                 no_bw: false,
@@ -168,6 +171,17 @@ impl FileioJob {
             at_end: self.fsync_end,
             on_close: false,
             series_every: u64::from(self.fsync_freq),
+        }
+    }
+
+    /// sysbench's words for the job: the test mode's name and description, the I/O
+    /// mode's description, the rw ratio as given.
+    fn labels(&self) -> Labels {
+        Labels {
+            mode: self.test_mode.map_or("", TestMode::name),
+            test: self.test_mode.map_or("", TestMode::description),
+            io_mode: self.io_mode.description(),
+            rw_ratio: self.rw_ratio,
         }
     }
 
@@ -317,6 +331,74 @@ mod tests {
         let y = model_of(&s).work.syncs;
         let got = (y.fsync_every, y.fdatasync_every, y.at_end, y.series_every);
         assert_eq!(got, (0, 0, false, 7));
+    }
+
+    #[test]
+    fn sysbench_words_are_the_labels() {
+        let mut s = job(1 << 20, 4, 4096);
+        // prepare or cleanup alone: no mode, no test words
+        let l = model_of(&s).work.labels;
+        assert_eq!((l.mode, l.test, l.io_mode), ("", "", "synchronous"));
+        (s.test_mode, s.io_mode) = (Some(TestMode::Rndrw), IoMode::Async);
+        let l = model_of(&s).work.labels;
+        assert_eq!(
+            (l.mode, l.test, l.io_mode),
+            ("rndrw", "random r/w", "asynchronous")
+        );
+        (s.test_mode, s.io_mode) = (Some(TestMode::Seqwr), IoMode::Mmap);
+        let l = model_of(&s).work.labels;
+        let want = ("seqwr", "sequential write (creation)", "fast mmaped");
+        assert_eq!((l.mode, l.test, l.io_mode), want);
+        // the ratio as given, for every random mode: rndrd's header prints it too
+        (s.test_mode, s.rw_ratio) = (Some(TestMode::Rndrd), 2.5);
+        let m = model_of(&s);
+        assert_eq!(
+            (m.work.labels.rw_ratio, m.work.pick.read_ratio),
+            (2.5, None)
+        );
+        s.rw_ratio = f64::INFINITY;
+        assert_eq!(model_of(&s).work.labels.rw_ratio, f64::INFINITY);
+    }
+
+    #[test]
+    fn seqwr_alone_recreates_the_file_set() {
+        use TestMode::*;
+        let mut s = job(1 << 20, 4, 4096);
+        // prepare or cleanup alone: no mode, nothing recreated
+        assert!(!model_of(&s).work.files.recreate);
+        for (mode, recreate) in [
+            (Seqwr, true),
+            (Seqrewr, false),
+            (Seqrd, false),
+            (Rndrd, false),
+            (Rndwr, false),
+            (Rndrw, false),
+        ] {
+            s.test_mode = Some(mode);
+            assert_eq!(model_of(&s).work.files.recreate, recreate, "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn extra_flags_are_the_open_flags() {
+        let mut s = job(1 << 20, 4, 4096);
+        assert_eq!(model_of(&s).thread.oflags(), 0);
+        for (sync, dsync, direct) in [
+            (true, false, false),
+            (false, true, true),
+            (true, true, true),
+        ] {
+            s.extra_flags = super::super::ExtraFlags {
+                sync,
+                dsync,
+                direct,
+            };
+            let want = s.extra_flags.oflags();
+            assert_eq!(model_of(&s).thread.oflags(), want, "{:?}", s.extra_flags);
+        }
+        s.extra_flags.direct = true;
+        let f = model_of(&s).thread.oflags();
+        assert_eq!(f & libc::O_DIRECT, libc::O_DIRECT);
     }
 
     #[test]

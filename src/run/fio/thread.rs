@@ -14,6 +14,7 @@ use crate::engine::{Engine, IoErr};
 use crate::files::dataset::{self};
 use crate::files::strerror;
 use crate::job::fio::{EngineKind, FioJob};
+use crate::job::model::workload::Queue;
 use crate::result::job::{EffectiveJob, JobRecord};
 use crate::run::fio::log::{LogSpec, Logs};
 use crate::run::fio::plan::IoschedMiss;
@@ -391,15 +392,15 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
         batched: false,
         // fio takes iodepth_batch_complete_max completions per reap (default:
         // iodepth_batch_complete_min), then refills those slots at once
-        reap_max: reap_max(job),
+        reap_max: reap_max(&plan.work.queue),
         wait_when_full: false,
         force_async: job.force_async.unwrap_or(0),
     };
     spec.aio = NativeAio {
-        batch: submit_batch(job, depth),
-        reap_max: reap_max(job),
+        batch: submit_batch(&plan.work.queue, depth),
+        reap_max: reap_max(&plan.work.queue),
         // userspace_reap works where fio's does: iodepth_batch_complete_min=0
-        user_reap: job.more.userspace_reap && job.more.iodepth_batch_complete_min == 0,
+        user_reap: job.more.userspace_reap && plan.work.queue.reap_min == 0,
     };
     let flags = rw_flags(job);
     spec.write_flags = flags
@@ -623,22 +624,23 @@ pub(crate) fn start_thread(
     })
 }
 
-/// Requests handed to the kernel at once, fio's `iodepth_batch_submit` (default 1), at
-/// most the job's depth: the worker waits for that many free slots before it submits,
-/// and a batching engine (libaio) submits them with one call.
-pub(crate) fn submit_batch(job: &FioJob, depth: usize) -> usize {
-    (job.more.iodepth_batch.max(1) as usize).min(depth)
+/// Requests handed to the kernel at once, the model's `queue.batch` (fio's
+/// `iodepth_batch_submit`, default 1), at most the job's depth: the worker waits for
+/// that many free slots before it submits, and a batching engine (libaio) submits them
+/// with one call.
+pub(crate) fn submit_batch(q: &Queue, depth: usize) -> usize {
+    (q.batch.max(1) as usize).min(depth)
 }
 
-/// Completions one reap may take, fio's `iodepth_batch_complete_max` (0 or unset: the
-/// same as `iodepth_batch_complete_min`, fio's default; never below that minimum).
-pub(crate) fn reap_max(job: &FioJob) -> usize {
-    let m = &job.more;
-    let min = m.iodepth_batch_complete_min.max(1);
-    let max = if m.iodepth_batch_complete_max == 0 {
+/// Completions one reap may take, the model's `queue.reap_max` (fio's
+/// `iodepth_batch_complete_max`; 0: the same as `queue.reap_min`, fio's
+/// `iodepth_batch_complete_min`, its default; never below that minimum).
+pub(crate) fn reap_max(q: &Queue) -> usize {
+    let min = q.reap_min.max(1);
+    let max = if q.reap_max == 0 {
         min
     } else {
-        m.iodepth_batch_complete_max.max(min)
+        q.reap_max.max(min)
     };
     max as usize
 }
@@ -695,4 +697,42 @@ pub(crate) fn failed_thread(plan: &Plan, account: FioAccount) -> JobRecord {
     r.stats.failure = Some(failure);
     r.stats.account = Some(account);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Completions per reap and requests per submit come from the model's queue, which
+    /// fio's keys fill: max unset is the min, a max below the min is the min, 0 is 1;
+    /// the batch is at most the depth.
+    #[test]
+    fn reaps_and_batches_read_the_models_queue() {
+        let mut f = FioJob {
+            iodepth: 16,
+            ..FioJob::default()
+        };
+        let q = |f: &FioJob| f.model().work.queue;
+        assert_eq!((reap_max(&q(&f)), submit_batch(&q(&f), 16)), (1, 1));
+        (
+            f.more.iodepth_batch_complete_min,
+            f.more.iodepth_batch_complete_max,
+        ) = (4, 0);
+        assert_eq!(reap_max(&q(&f)), 4);
+        (
+            f.more.iodepth_batch_complete_min,
+            f.more.iodepth_batch_complete_max,
+        ) = (4, 2);
+        assert_eq!(reap_max(&q(&f)), 4);
+        (
+            f.more.iodepth_batch_complete_min,
+            f.more.iodepth_batch_complete_max,
+        ) = (2, 8);
+        assert_eq!((q(&f).reap_min, reap_max(&q(&f))), (2, 8));
+        f.more.iodepth_batch = 32;
+        assert_eq!(
+            (submit_batch(&q(&f), 16), submit_batch(&q(&f), 64)),
+            (16, 32)
+        );
+    }
 }

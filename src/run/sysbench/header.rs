@@ -1,12 +1,16 @@
 //! sysbench 1.0.20 fileio's lines about the job, printed before any result exists:
 //! prepare's first and last lines and `run`'s header (general part, then fileio's),
-//! pinned by the transcripts in tests/it/sysbench_compat/. They read the job model, so
+//! pinned by the transcripts in tests/it/sysbench_compat/. They read the one job model
+//! (what the job's threads do, in sysbench's words: `work.labels`) and, for the
+//! general part, the command's console settings, so
 //! they live here, beside the schedule that prints them, with iomark's warning before a
 //! buffered run whose file set fits in RAM ([`fits_in_ram_warning`]); what is printed
 //! over a result (the final report) is report/sysbench.rs, the interval lines'
 //! wording progress.rs.
 
-use crate::job::sysbench::{FileioJob, Geometry, TestMode};
+use crate::job::model::Job;
+use crate::job::sysbench::{ExtraFlags, FileioJob, Geometry};
+use crate::job::thread::Pace;
 use crate::job::units::sysbench_human_size;
 
 /// First line of prepare: `<N> files, <FS div 1024>Kb each, <(FS×N) div 1048576>Mb total`
@@ -34,14 +38,17 @@ pub fn prepare_done(bytes: u64, seconds: f64) -> String {
     format!("{bytes} bytes written in {seconds:.2} seconds ({rate:.2} MiB/sec).")
 }
 
-/// The general part of the `run` header, up to and including its empty lines.
-pub fn header_general(job: &FileioJob) -> Vec<String> {
+/// The general part of the `run` header, up to and including its empty lines: the
+/// pace, the check and the time limit of `model`, the threads and the console settings
+/// of `job`.
+pub fn header_general(job: &FileioJob, model: &Job) -> Vec<String> {
+    let t = &model.thread;
     let mut v = vec![
         "Running the test with following options:".to_string(),
         format!("Number of threads: {}", job.threads),
     ];
-    if job.rate > 0 {
-        v.push(format!("Target transaction rate: {}/sec", job.rate));
+    if let Pace::Shared { events } = t.pace {
+        v.push(format!("Target transaction rate: {events}/sec"));
     }
     if job.report_interval != 0 {
         v.push(format!(
@@ -57,7 +64,7 @@ pub fn header_general(job: &FileioJob) -> Vec<String> {
         v.push("Debug mode enabled.".into());
         v.push(String::new());
     }
-    if job.validate {
+    if t.validate {
         v.push("Validation checks: on.".into());
         v.push(String::new());
     }
@@ -71,19 +78,24 @@ pub fn header_general(job: &FileioJob) -> Vec<String> {
     }
     v.push(String::new());
     if let Some(s) = job.forced_shutdown {
-        v.push(format!(
-            "Forcing shutdown in {} seconds",
-            job.time_limit + s
-        ));
+        let time = t.time.map_or(0, |d| d.as_secs());
+        v.push(format!("Forcing shutdown in {} seconds", time + s));
     }
     v.push(String::new());
     v
 }
 
-/// The fileio part of the `run` header.
-pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<String> {
+/// The fileio part of the `run` header: `model` (the job in the one job model, with
+/// sysbench's words in `work.labels`) over the file set `g`.
+pub fn header_fileio(model: &Job, g: &Geometry) -> Vec<String> {
+    let (t, w) = (&model.thread, &model.work);
+    let flags = ExtraFlags {
+        sync: t.sync,
+        dsync: t.dsync,
+        direct: t.direct,
+    };
     let mut v = vec![
-        format!("Extra file open flags: {}", job.extra_flags.describe()),
+        format!("Extra file open flags: {}", flags.describe()),
         format!(
             "{} files, {}B each",
             g.files,
@@ -92,36 +104,36 @@ pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<Strin
         format!("{}B total file size", sysbench_human_size(g.total as f64)),
         format!("Block size {}B", sysbench_human_size(g.block as f64)),
     ];
-    if job.merged_requests > 0 {
+    if w.pick.merged > 0 {
         v.push(format!(
             "Merging requests up to {}B for sequential IO.",
             sysbench_human_size(g.request as f64)
         ));
     }
-    if !mode.is_sequential() {
-        v.push(format!("Number of IO requests: {}", job.event_limit));
+    if w.pick.rw.random() {
+        v.push(format!("Number of IO requests: {}", t.ios.unwrap_or(0)));
         v.push(format!(
             "Read/Write ratio for combined random IO test: {:.2}",
-            job.rw_ratio
+            w.labels.rw_ratio
         ));
     }
-    if job.fsync_freq > 0 {
+    if w.syncs.series_every > 0 {
         v.push(format!(
             "Periodic FSYNC enabled, calling fsync() each {} requests.",
-            job.fsync_freq
+            w.syncs.series_every
         ));
     }
-    if job.fsync_end {
+    if t.syncs.at_end {
         v.push("Calling fsync() at the end of test, Enabled.".into());
     }
-    if job.fsync_all {
+    if t.syncs.each_write {
         v.push("Calling fsync() after each write operation.".into());
     }
-    v.push(format!("Using {} I/O mode", job.io_mode.description()));
-    if job.validate {
+    v.push(format!("Using {} I/O mode", w.labels.io_mode));
+    if t.validate {
         v.push("Using checksums validation.".into());
     }
-    v.push(format!("Doing {} test", mode.description()));
+    v.push(format!("Doing {} test", w.labels.test));
     v
 }
 
@@ -160,5 +172,51 @@ mod tests {
             "67108864 bytes written in 0.47 seconds (136.17 MiB/sec)."
         );
         assert_eq!(prepare_done(0, 0.1), "No bytes written.");
+    }
+
+    /// The fileio header of a random and a sequential job, line for line as sysbench
+    /// 1.0.20 prints them, from the model its options translate into.
+    #[test]
+    fn the_fileio_header_reads_the_model() {
+        use crate::job::sysbench::{IoMode, TestMode};
+        let mut s = crate::job::sysbench::tests::job(64 << 20, 4, 16384);
+        (s.test_mode, s.rw_ratio, s.event_limit) = (Some(TestMode::Rndrw), 2.0, 500);
+        s.extra_flags.direct = true;
+        let g = s.geometry().unwrap();
+        let lines = header_fileio(&s.model(&g), &g);
+        assert_eq!(
+            lines,
+            [
+                "Extra file open flags: directio",
+                "4 files, 16MiB each",
+                "64MiB total file size",
+                "Block size 16KiB",
+                "Number of IO requests: 500",
+                "Read/Write ratio for combined random IO test: 2.00",
+                "Periodic FSYNC enabled, calling fsync() each 100 requests.",
+                "Calling fsync() at the end of test, Enabled.",
+                "Using synchronous I/O mode",
+                "Doing random r/w test",
+            ]
+        );
+        (s.test_mode, s.merged_requests, s.io_mode) = (Some(TestMode::Seqwr), 2, IoMode::Mmap);
+        (s.fsync_all, s.fsync_freq, s.fsync_end, s.validate) = (true, 0, false, true);
+        s.extra_flags.direct = false;
+        let g = s.geometry().unwrap();
+        let lines = header_fileio(&s.model(&g), &g);
+        assert_eq!(
+            lines,
+            [
+                "Extra file open flags: (none)",
+                "4 files, 16MiB each",
+                "64MiB total file size",
+                "Block size 16KiB",
+                "Merging requests up to 32KiB for sequential IO.",
+                "Calling fsync() after each write operation.",
+                "Using fast mmaped I/O mode",
+                "Using checksums validation.",
+                "Doing sequential write (creation) test",
+            ]
+        );
     }
 }

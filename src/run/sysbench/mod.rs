@@ -238,7 +238,8 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
         Ok(g) => g,
         Err(c) => return c,
     };
-    if let Err(f) = fileset::prepare_preflight(job, &g) {
+    let model = job.model(&g);
+    if let Err(f) = fileset::prepare_preflight(&model, &g) {
         return print_failure(console, &f);
     }
     console.line(level::NOTICE, &header::prepare_summary(&g));
@@ -263,7 +264,7 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     );
     let mut out = |l: String| console.line(level::NOTICE, &l);
     let mut content = prepare_content(job, g.block as usize);
-    match fileset::prepare(job, &g, &mut out, &mut content, &signals.stop) {
+    match fileset::prepare(&model, &g, &mut out, &mut content, &signals.stop) {
         Ok(p) => {
             console.line(level::NOTICE, &header::prepare_done(p.bytes, p.seconds));
             let skipped = skipped_after(&job.commands, Command::Prepare);

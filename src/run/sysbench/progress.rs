@@ -11,6 +11,7 @@
 //! The wording of sysbench's `--report-interval` lines is here too ([`interval_line`]):
 //! they are printed while the run goes on, by the main thread's schedule (run.rs).
 
+use crate::job::model::Job;
 use crate::job::sysbench::FileioJob;
 use crate::run::sampler::{LiveRates, Rates};
 use crate::util::console::Console;
@@ -45,19 +46,17 @@ fn clock(s: f64) -> String {
     format!("{:02}m:{:02}s", s / 60, s % 60)
 }
 
-/// What remains of a run of `job` after `elapsed` seconds with the last sample `r`:
-/// the time left (of `--time`, or of `--events` at the current rate, the sooner), or
-/// what the run waits for once its time is up or its events are done.
-pub(crate) fn left_text(job: &FileioJob, elapsed: f64, r: Option<Rates>) -> String {
-    let time_left = (job.time_limit > 0).then_some(job.time_limit as f64 - elapsed);
-    let events_left = (job.event_limit > 0).then(|| {
-        let done = r.map_or(0, |r| r.ops);
-        job.event_limit.saturating_sub(done)
-    });
+/// What remains of a run of `model` (the job in the one job model) after `elapsed`
+/// seconds with the last sample `r`: the time left (of `--time`, or of `--events` at
+/// the current rate, the sooner), or what the run waits for once its time is up or its
+/// events are done.
+pub(crate) fn left_text(model: &Job, elapsed: f64, r: Option<Rates>) -> String {
+    let t = &model.thread;
+    let time_left = t.time.map(|d| d.as_secs_f64() - elapsed);
+    let events_left = t.ios.map(|n| n.saturating_sub(r.map_or(0, |r| r.ops)));
     let over = time_left.is_some_and(|t| t <= 0.0) || events_left == Some(0);
     if over {
-        let writes = job.test_mode.is_some_and(|m| m.writes());
-        return if job.fsync_end && writes {
+        return if t.syncs.at_end && t.writes {
             "done: waiting for the final fsync of the files (--file-fsync-end)".into()
         } else {
             "done: waiting for the requests in flight to complete".into()
@@ -75,16 +74,17 @@ pub(crate) fn left_text(job: &FileioJob, elapsed: f64, r: Option<Rates>) -> Stri
     }
 }
 
-/// The live line of `run`: `run rndrw: 12.3 MB/s, 3150 IOPS now, 00:00:04 elapsed, 00m:06s left`.
-pub(super) fn run_line(job: &FileioJob, live: &Arc<LiveRates>) -> ProgressBar {
+/// The live line of `run` of `model`: `run rndrw: 12.3 MB/s, 3150 IOPS now, 00:00:04
+/// elapsed, 00m:06s left`.
+pub(super) fn run_line(model: &Job, live: &Arc<LiveRates>) -> ProgressBar {
     let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    run_style(b, job, live)
+    run_style(b, model, live)
 }
 
 /// The look of [`run_line`].
-fn run_style(b: ProgressBar, job: &FileioJob, live: &Arc<LiveRates>) -> ProgressBar {
+fn run_style(b: ProgressBar, model: &Job, live: &Arc<LiveRates>) -> ProgressBar {
     let (l1, l2) = (live.clone(), live.clone());
-    let j = job.clone();
+    let j = model.clone();
     let rates = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = w.write_str(&rates_text(l1.get()));
     };
@@ -95,8 +95,7 @@ fn run_style(b: ProgressBar, job: &FileioJob, live: &Arc<LiveRates>) -> Progress
     if let Ok(s) = ProgressStyle::with_template(tpl) {
         b.set_style(s.with_key("rates", rates).with_key("left", left));
     }
-    let mode = job.test_mode.map_or("", |m| m.name());
-    b.set_message(format!("run {mode}"));
+    b.set_message(format!("run {}", model.work.labels.mode));
     b.enable_steady_tick(std::time::Duration::from_millis(100));
     b
 }
@@ -151,11 +150,16 @@ mod tests {
     }
     use crate::job::sysbench::TestMode;
 
-    fn job(time: u64, events: u64) -> FileioJob {
+    /// A job of `time` seconds and `events` events (0: no limit) in `mode`, in the
+    /// one job model.
+    fn model(time: u64, events: u64, mode: Option<TestMode>) -> Job {
         let mut j = crate::job::sysbench::tests::job(1 << 20, 1, 4096);
-        j.time_limit = time;
-        j.event_limit = events;
-        j
+        (j.time_limit, j.event_limit, j.test_mode) = (time, events, mode);
+        j.model(&j.geometry().unwrap())
+    }
+
+    fn job(time: u64, events: u64) -> Job {
+        model(time, events, None)
     }
 
     #[test]
@@ -180,11 +184,10 @@ mod tests {
             "00m:03s left"
         );
         assert_eq!(left_text(&job(0, 0), 1.0, r(4, 2.0)), "time left unknown");
-        let mut j = job(2, 0);
-        j.test_mode = Some(TestMode::Rndwr);
-        j.fsync_end = true;
+        // sysbench's default --file-fsync-end: a final fsync when the mode writes
+        let j = model(2, 0, Some(TestMode::Rndwr));
         assert!(left_text(&j, 2.5, None).contains("final fsync of the files"));
-        j.test_mode = Some(TestMode::Rndrd);
+        let j = model(2, 0, Some(TestMode::Rndrd));
         assert!(left_text(&j, 2.5, None).contains("requests in flight"));
         assert_eq!(rates_text(None), "measuring");
         assert_eq!(

@@ -7,7 +7,7 @@
 //! (`--json`, `--plot`), through the front end's [`Emit`] hook.
 
 use crate::files::fileset;
-use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::job::sysbench::{FileioJob, Geometry};
 use crate::job::thread::Pace;
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
@@ -54,6 +54,8 @@ pub(super) fn inputs(
 /// The file set opened for a run, and what was known of the target before it.
 struct Ready {
     g: Geometry,
+    /// the job in the one job model over `g`, translated once for the whole run
+    model: crate::job::model::Job,
     files: Vec<std::fs::File>,
     root: Root,
     diag: Diagnosis,
@@ -109,13 +111,13 @@ pub(super) fn run(
     let mut ran = Ran::default();
     let shown = super::progress::wanted(job).then(|| {
         let l = live.clone().unwrap_or_default();
-        let b = super::progress::run_line(job, &l);
+        let b = super::progress::run_line(&r.model, &l);
         console.set_live(Some(b.clone()));
         (l, b)
     });
     ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
     // a live line reads the recorders while the run goes on
-    let sh = shared(job, r.g, ran.live.is_some(), console, signals);
+    let sh = shared(job, (&r.model, r.g), ran.live.is_some(), console, signals);
     let seed_used = if job.rand_seed != 0 {
         job.rand_seed as u32
     } else {
@@ -174,13 +176,13 @@ pub(super) fn run(
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
 fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
-    let Some(mode) = job.test_mode else {
+    if job.test_mode.is_none() {
         console.line(
             level::FATAL,
             "FATAL: Missing required argument: --file-test-mode",
         );
         return Err(exit::FAILED);
-    };
+    }
     if !job.dir.is_dir() {
         console.line(
             level::FATAL,
@@ -191,18 +193,19 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
         );
         return Err(exit::ENVIRONMENT);
     }
-    if job.extra_flags.direct {
-        if let Err(f) = fileset::direct_preflight(job, &g) {
+    let model = job.model(&g);
+    if model.thread.direct {
+        if let Err(f) = fileset::direct_preflight(&model, &g) {
             return Err(failed_before_start(job, &g, console, &f, emit));
         }
     }
-    for l in header::header_general(job) {
+    for l in header::header_general(job, &model) {
         console.line(level::NOTICE, &l);
     }
-    for l in header::header_fileio(job, &g, mode) {
+    for l in header::header_fileio(&model, &g) {
         console.line(level::NOTICE, &l);
     }
-    let files = fileset::open_for_run(job, &g, mode, |l| {
+    let files = fileset::open_for_run(&model, &g, job.threads, |l| {
         // iomark's own notices are notes: `--notes=off` leaves sysbench's lines alone
         if l.starts_with("iomark: ") {
             if job.notes {
@@ -224,7 +227,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
         },
     );
     let before = pagecache::before(&root, &job.dir);
-    let (mmap_direct, buffered, reads) = cache_notes(job, console, mode, &g, &before);
+    let (mmap_direct, buffered, reads) = cache_notes(&model, job.notes, console, &g, &before);
     let unwritten = reads.then(|| {
         (0..g.files)
             .filter_map(|i| {
@@ -238,6 +241,7 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     Ok(Ready {
         watch,
         g,
+        model,
         files,
         root,
         diag,
@@ -248,34 +252,34 @@ fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i
     })
 }
 
-/// Whether the run is an mmap run opened with O_DIRECT, buffered, and reads; says so
-/// before the run when that matters (the mmap note, the fits-in-RAM warning).
+/// Whether the run of `model` (the job in the one job model) is an mmap run opened
+/// with O_DIRECT, buffered, and reads; says so before the run when that matters and
+/// `notes` are on (the mmap note, the fits-in-RAM warning).
 fn cache_notes(
-    job: &FileioJob,
+    model: &crate::job::model::Job,
+    notes: bool,
     console: &Console,
-    mode: TestMode,
     g: &Geometry,
     before: &pagecache::Before,
 ) -> (bool, bool, bool) {
+    let (t, w) = (&model.thread, &model.work);
     // mmap copies through the page cache whatever the open flags say (O_DIRECT only
     // affects read/write calls), so an mmap run is a buffered run for the notes
-    let mmap_direct = job.io_mode == IoMode::Mmap && job.extra_flags.direct;
-    let buffered = !job.extra_flags.direct || job.io_mode == IoMode::Mmap;
-    if job.notes && mmap_direct {
+    let mmap = t.engine == crate::util::engines::Kind::Mmap;
+    let mmap_direct = mmap && t.direct;
+    let buffered = !t.direct || mmap;
+    if notes && mmap_direct {
         console.err(MMAP_DIRECT_WARNING);
     }
-    let reads = matches!(mode, TestMode::Seqrd | TestMode::Rndrd | TestMode::Rndrw);
-    let synced = job.fsync_freq > 0
-        || job.fsync_end
-        || job.fsync_all
-        || job.extra_flags.sync
-        || job.extra_flags.dsync;
+    let reads = w.pick.rw.reads();
+    let s = &t.syncs;
+    let synced = w.syncs.series_every > 0 || s.at_end || s.each_write || t.sync || t.dsync;
     let used = crate::result::truth::CacheUse {
         reads,
-        unsynced_writes: mode != TestMode::Seqrd && mode != TestMode::Rndrd && !synced,
+        unsynced_writes: t.writes && !synced,
         hint: crate::result::truth::direct_hint("fileio"),
     };
-    if job.notes
+    if notes
         && buffered
         && before.memory_fs.is_none()
         && pagecache::fits_in_ram(g.total, before.mem_total)
@@ -292,7 +296,7 @@ fn cache_notes(
 /// The state the workers and the main thread share.
 fn shared(
     job: &FileioJob,
-    g: Geometry,
+    (model, g): (&crate::job::model::Job, Geometry),
     watched: bool,
     console: &Arc<Console>,
     signals: &Signals,
@@ -303,11 +307,10 @@ fn shared(
         || job.samples
         || !job.report_checkpoints.is_empty()
         || job.forced_shutdown.is_some();
-    let model = job.model(&g);
     let paced = matches!(model.thread.pace, Pace::Shared { .. });
     Shared {
-        gen: Mutex::new(Generator::new(&model, g)),
-        model,
+        gen: Mutex::new(Generator::new(model, g)),
+        model: model.clone(),
         geom: g,
         reads_done: AtomicU64::new(0),
         writes_done: AtomicU64::new(0),

@@ -102,7 +102,8 @@ impl RateQueue {
 
 /// State shared by the workers and the main thread.
 pub struct Shared {
-    /// each thread of the job in the one job model (`FileioJob::model`): what the
+    /// each thread of the job in the one job model (sysbench's translation,
+    /// job/sysbench/model.rs): what the
     /// thread starts from (`thread`: the engine of `--file-io-mode`, the backlog, the
     /// request size, the limits, the pace, the data, the syncs) and what its requests
     /// are picked by (`work`); every job-thread decision of the run reads it
