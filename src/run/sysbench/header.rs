@@ -101,8 +101,8 @@ pub fn header_fileio(job: &FileioJob, g: &Geometry, mode: TestMode) -> Vec<Strin
     if !mode.is_sequential() {
         v.push(format!("Number of IO requests: {}", job.event_limit));
         v.push(format!(
-            "Read/Write ratio for combined random IO test: {:.2}",
-            job.rw_ratio
+            "Read/Write ratio for combined random IO test: {}",
+            c_fixed2(job.rw_ratio)
         ));
     }
     if job.fsync_freq > 0 {
@@ -138,6 +138,16 @@ pub fn fits_in_ram_warning(
         "iomark: WARNING [{}]: {m}",
         crate::result::truth::FITS_IN_RAM
     ))
+}
+
+/// `v` as C's `printf("%.2f")` prints it: `nan` or `-nan` for a NaN (a ratio the
+/// `sysbench` persona reads as sysbench does), `inf`, else two decimals.
+fn c_fixed2(v: f64) -> String {
+    match v {
+        _ if v.is_nan() && v.is_sign_negative() => "-nan".into(),
+        _ if v.is_nan() => "nan".into(),
+        _ => format!("{v:.2}"),
+    }
 }
 
 #[cfg(test)]
