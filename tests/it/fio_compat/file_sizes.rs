@@ -130,14 +130,12 @@ fn filesize_size_offset_grid_matches_fio() {
     );
 }
 
-/// What one sequential 4 KiB read of 64 KiB from `offset` left: exit code, the offsets
+/// What one sequential 4 KiB read of 64 KiB from an offset left: exit code, the offsets
 /// read (its `write_iolog`), the reads the JSON counts, the size of file `f`.
-fn offset_run(
-    root: &Path,
-    tool: &str,
-    offset: &str,
-    pre: Option<u64>,
-) -> (i32, Vec<u64>, u64, u64) {
+type OffsetRun = (i32, Vec<u64>, u64, u64);
+
+/// [`OffsetRun`] of `tool` reading from `offset`, file `f` of `pre` bytes made before.
+fn offset_run(root: &Path, tool: &str, offset: &str, pre: Option<u64>) -> OffsetRun {
     let (cmd, w) = fio_or_ours_in(tool, root);
     if let Some(bytes) = pre {
         std::fs::write(w.join("f"), vec![0u8; bytes as usize]).unwrap();
@@ -178,7 +176,7 @@ fn percent_offsets_fio_does_not_read_as_percentages_are_read_as_fio() {
     require_fio();
     const M: u64 = 1 << 20;
     let seq = |from: u64| (0..16).map(|i| from + i * 4096).collect::<Vec<u64>>();
-    let cases: [(&str, Option<u64>, (i32, Vec<u64>, u64, u64)); 7] = [
+    let cases: [(&str, Option<u64>, OffsetRun); 7] = [
         ("10.5%", None, (0, seq(10), 16, 65546)),
         ("10.5%", Some(M), (0, seq(10), 16, M)),
         ("-5%", Some(M), (0, seq(53248), 16, M)),
