@@ -41,6 +41,11 @@ fn main() {
     if fio && iomark::util::output::met_closed_pipe() {
         iomark::util::output::end_killed_by_sigpipe();
     }
+    // sysbench installs no handler for SIGINT, SIGTERM or SIGHUP: it dies of them, as
+    // the persona does once its run has stopped
+    if name.as_deref() == Some("sysbench") {
+        cli::fileio::end_as_sysbench(code);
+    }
     std::process::exit(code);
 }
 

@@ -114,6 +114,117 @@ pub fn sysbench_ratio(s: &str) -> Option<f64> {
     }
 }
 
+/// A number as C's `strtod` reads the start of `s` (sysbench 1.0.20's reading of a
+/// real option: whatever follows the number is ignored, text with no number is 0):
+/// leading blanks, a sign, then `inf`/`infinity`, `nan`, a hexadecimal number (`0x10`
+/// is 16; its fraction and `p` exponent too) or decimal digits with a fraction and an
+/// exponent (`e` taken only with digits after it). A decimal too large is ±inf.
+pub fn c_strtod(s: &str) -> f64 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    match strtod_magnitude(body) {
+        Some(v) if neg => -v,
+        Some(v) => v,
+        // no number: nothing is read, not even the sign
+        None => 0.0,
+    }
+}
+
+/// [`c_strtod`] after the sign; `None` when no number starts `b`.
+fn strtod_magnitude(b: &str) -> Option<f64> {
+    let lower = b.get(..3).map(str::to_ascii_lowercase);
+    match lower.as_deref() {
+        Some("inf") => return Some(f64::INFINITY),
+        Some("nan") => return Some(f64::NAN),
+        _ => {}
+    }
+    let bytes = b.as_bytes();
+    let digits = |from: usize, hex: bool| {
+        bytes[from.min(bytes.len())..]
+            .iter()
+            .take_while(|c| {
+                if hex {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+            .count()
+    };
+    let hex_prefix = bytes.len() > 2 && bytes[0] == b'0' && matches!(bytes[1], b'x' | b'X');
+    if hex_prefix {
+        let int = digits(2, true);
+        let frac = match bytes.get(2 + int) {
+            Some(b'.') => digits(3 + int, true),
+            _ => 0,
+        };
+        if int + frac > 0 {
+            return Some(strtod_hex(&b[2..], int, frac));
+        }
+        // `0x` with no hex digit: the `0` alone
+        return Some(0.0);
+    }
+    let int = digits(0, false);
+    let frac = match bytes.get(int) {
+        Some(b'.') => digits(int + 1, false),
+        _ => 0,
+    };
+    if int + frac == 0 {
+        return None;
+    }
+    let mut end = int
+        + if bytes.get(int) == Some(&b'.') {
+            1 + frac
+        } else {
+            0
+        };
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
+        let exp = digits(end + 1 + sign, false);
+        if exp > 0 {
+            end += 1 + sign + exp;
+        }
+    }
+    b[..end].parse().ok()
+}
+
+/// A hexadecimal number's value: `int` digits, then `frac` after a `.`, then an
+/// optional binary exponent (`p`, a sign and decimal digits).
+fn strtod_hex(h: &str, int: usize, frac: usize) -> f64 {
+    let b = h.as_bytes();
+    let val = |c: u8| f64::from((c as char).to_digit(16).unwrap_or(0));
+    let mut v = b[..int].iter().fold(0.0, |a, &c| a * 16.0 + val(c));
+    let frac_at = int + 1;
+    let mut scale = 1.0 / 16.0;
+    for &c in b.get(frac_at..frac_at + frac).unwrap_or_default() {
+        v += val(c) * scale;
+        scale /= 16.0;
+    }
+    let end = if frac > 0 || b.get(int) == Some(&b'.') {
+        frac_at + frac
+    } else {
+        int
+    };
+    if matches!(b.get(end), Some(b'p' | b'P')) {
+        let rest = &h[end + 1..];
+        let (sign, digits) = match rest.as_bytes().first() {
+            Some(b'-') => (-1i32, &rest[1..]),
+            Some(b'+') => (1, &rest[1..]),
+            _ => (1, rest),
+        };
+        let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+        if n > 0 {
+            let e: i32 = digits[..n].parse().unwrap_or(i32::MAX);
+            v *= 2f64.powi(sign.saturating_mul(e));
+        }
+    }
+    v
+}
+
 /// sysbench booleans: `on|true|1` (or no value) → true, `off|false|0` → false; exact
 /// lower-case words, no blanks.
 pub fn sysbench_bool(v: Option<&str>) -> Option<bool> {

@@ -292,15 +292,24 @@ pub fn flush() -> State {
 /// ([`met_closed_pipe`]), as fio 3.33 dies at that write; returns only if the signal
 /// could not end the process.
 pub fn end_killed_by_sigpipe() {
-    // SAFETY: plain libc calls on a local signal set; SIG_DFL makes the raised SIGPIPE
+    end_killed_by(libc::SIGPIPE);
+}
+
+/// End the process as one killed by signal `sig` under its default action (a shell's
+/// status 128 + `sig`), stdout flushed first: for a tool the persona speaks as that
+/// keeps the signal's default action. Returns only if the signal could not end the
+/// process.
+pub fn end_killed_by(sig: libc::c_int) {
+    flush();
+    // SAFETY: plain libc calls on a local signal set; SIG_DFL makes the raised signal
     // end the process
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(sig, libc::SIG_DFL);
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::sigaddset(&mut set, sig);
         libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-        libc::raise(libc::SIGPIPE);
+        libc::raise(sig);
     }
 }
 

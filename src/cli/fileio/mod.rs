@@ -76,6 +76,20 @@ pub fn sysbench(args: &[String]) -> i32 {
     }
 }
 
+/// The end of the `sysbench` persona whose command a signal stopped (exit code 128 +
+/// the signal) where sysbench 1.0.20, which installs no handler for it, dies of it:
+/// SIGINT, SIGTERM, SIGHUP (their default action ends the process; SIGQUIT's would dump
+/// a core, and the persona keeps exit 131 for it). The process ends killed by that
+/// signal, as sysbench's; any other code returns.
+pub fn end_as_sysbench(code: i32) {
+    if let Some(sig) = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP]
+        .into_iter()
+        .find(|&s| code == 128 + s)
+    {
+        crate::util::output::end_killed_by(sig);
+    }
+}
+
 /// `sysbench` with no test named: the banner, then sysbench reads a Lua script from
 /// standard input and runs it. An empty input (a script's `</dev/null`) is exit 0 with
 /// nothing more, as sysbench; the persona runs no Lua, so a script given there is

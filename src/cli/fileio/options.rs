@@ -606,8 +606,20 @@ fn rw_ratio(c: &mut Ctx, a: &Argv) -> Result<f64, Stop> {
     let Some(v) = a.value("file-rw-ratio") else {
         return Ok(1.5);
     };
-    match sysbench_ratio(v) {
-        Some(r) if !ratio_within("file-rw-ratio", r) => {
+    // the `sysbench` persona reads it as sysbench 1.0.20 does, with C's strtod: text
+    // after the number is ignored, text with no number is 0 (write-only), `nan` is
+    // taken and reads nothing (bug B10, kept under its name)
+    let read = match super::as_sysbench() {
+        true => Some(crate::job::units::c_strtod(v)),
+        false => sysbench_ratio(v),
+    };
+    // (sysbench refuses a ratio below 0 only: NaN passes its check)
+    let refused = |r: f64| match super::as_sysbench() {
+        true => r < 0.0,
+        false => !ratio_within("file-rw-ratio", r),
+    };
+    match read {
+        Some(r) if refused(r) => {
             fatal_hint(
                 c,
                 "file-rw-ratio",

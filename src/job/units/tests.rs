@@ -678,3 +678,37 @@ fn fio_numbers_as_str_to_decimal_reads_them() {
     assert_eq!(fio_number("8p", 1024).unwrap().value(), Some(8 << 50));
     assert_eq!(fio_number("9000p", 1024).unwrap().value(), None, "overflow");
 }
+
+/// C's strtod as sysbench 1.0.20 reads `--file-rw-ratio` (glibc's answers, checked with
+/// sysbench's own header line: `abc` 0.00, `2abc` 2.00, `0x10` 16.00, `1e400` inf,
+/// `-abc` 0.00, `nan` nan).
+#[test]
+fn c_strtod_reads_the_leading_number_as_glibc() {
+    let cases: [(&str, f64); 16] = [
+        ("1.5", 1.5),
+        ("abc", 0.0),
+        ("", 0.0),
+        ("2abc", 2.0),
+        ("1.5x", 1.5),
+        (" 2", 2.0),
+        ("+3", 3.0),
+        (".5", 0.5),
+        ("5.", 5.0),
+        ("1e-5", 1e-5),
+        ("1e", 1.0),
+        ("2e+x", 2.0),
+        ("0x10", 16.0),
+        ("0x1.8p1", 3.0),
+        ("0x", 0.0),
+        ("-1", -1.0),
+    ];
+    for (s, want) in cases {
+        assert_eq!(c_strtod(s), want, "{s:?}");
+    }
+    assert_eq!(c_strtod("1e400"), f64::INFINITY);
+    assert_eq!(c_strtod("-Infinity"), f64::NEG_INFINITY);
+    assert!(c_strtod("nan").is_nan() && c_strtod("nan").is_sign_positive());
+    assert!(c_strtod("-NaN").is_nan() && c_strtod("-NaN").is_sign_negative());
+    // no number: 0, its sign not read
+    assert!(c_strtod("-abc").is_sign_positive());
+}

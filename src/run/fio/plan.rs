@@ -384,12 +384,18 @@ pub(crate) fn files_for(
 /// A file's region `(start, len)` and the size it is laid out at: fill_device without a
 /// size has the free space as its region (written until ENOSPC), nothing laid out in
 /// advance; a region that starts at or past the file's end (a clone's offset past it)
-/// is empty and lays out nothing, the file keeping its size (fio 3.33).
+/// is empty and lays out nothing, the file keeping its size (fio 3.33). A start so
+/// large that the region's end passes 2^64 (`offset=150%`, which fio reads as 2^64 −
+/// 151 bytes) is fio's too: its end wraps, the file is laid out to that wrapped end
+/// when it is smaller, and the region, past the file, is empty.
 fn laid_out(job: &FioJob, p: &Path, existing: Option<u64>, (start, len): Region) -> (u64, u64) {
     match crate::run::fio::errors::fill_region(job, p, existing, start) {
         Some(r) => r,
         None if len == 0 => (0, existing.unwrap_or(start)),
-        None => (len, start.saturating_add(len)),
+        None => match start.checked_add(len) {
+            Some(end) => (len, end),
+            None => (0, existing.unwrap_or(0).max(start.wrapping_add(len))),
+        },
     }
 }
 

@@ -607,6 +607,9 @@ pub(crate) fn start_thread(
     if let Some(r) = iosched_miss(plan) {
         return Ok(r);
     }
+    if let Some(r) = numa_unbound(plan) {
+        return Ok(r);
+    }
     let root = crate::probe::Root::default();
     if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
@@ -653,6 +656,22 @@ pub(crate) fn reap_max(q: &Queue) -> usize {
 fn affinity_failure(plan: &Plan, errno: i32) -> JobRecord {
     let account = FioAccount::new("backend.c", 1716, "cpu_set_affinity", errno);
     failed_thread(plan, account.in_setup())
+}
+
+/// Under the fio persona, a `numa_cpu_nodes` list libnuma read without a node (`!0` on
+/// a machine of one node): fio 3.33's thread asks libnuma to run on an empty node mask,
+/// whose affinity call fails — libnuma's line on stderr, then the thread fails with
+/// EINVAL (`file:backend.c:1737, func=numa_run_on_node_mask failed`, the newline of
+/// fio's text kept), before any I/O.
+fn numa_unbound(plan: &Plan) -> Option<JobRecord> {
+    let nodes = plan.job.extra.numa_cpu_nodes.as_ref()?;
+    if !plan.fio_errors || !nodes.is_empty() {
+        return None;
+    }
+    eprintln!("numa_sched_setaffinity_v2_int() failed: Invalid argument");
+    let func = "numa_run_on_node_mask failed\n";
+    let account = FioAccount::new("backend.c", 1737, func, libc::EINVAL);
+    Some(failed_thread(plan, account.in_setup()))
 }
 
 /// Under the fio persona, the job's `ioscheduler` its device did not take, met as fio

@@ -113,8 +113,8 @@ pub fn header_fileio(model: &Job, g: &Geometry) -> Vec<String> {
     if w.pick.rw.random() {
         v.push(format!("Number of IO requests: {}", t.ios.unwrap_or(0)));
         v.push(format!(
-            "Read/Write ratio for combined random IO test: {:.2}",
-            w.labels.rw_ratio
+            "Read/Write ratio for combined random IO test: {}",
+            c_fixed2(w.labels.rw_ratio)
         ));
     }
     if w.syncs.series_every > 0 {
@@ -150,6 +150,16 @@ pub fn fits_in_ram_warning(
         "iomark: WARNING [{}]: {m}",
         crate::result::truth::FITS_IN_RAM
     ))
+}
+
+/// `v` as C's `printf("%.2f")` prints it: `nan` or `-nan` for a NaN (a ratio the
+/// `sysbench` persona reads as sysbench does), `inf`, else two decimals.
+fn c_fixed2(v: f64) -> String {
+    match v {
+        _ if v.is_nan() && v.is_sign_negative() => "-nan".into(),
+        _ if v.is_nan() => "nan".into(),
+        _ => format!("{v:.2}"),
+    }
 }
 
 #[cfg(test)]

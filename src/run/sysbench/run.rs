@@ -146,8 +146,7 @@ pub(super) fn run(
     let inputs = end_inputs(job, &r, snap, &end, &mut ran);
     let recorded = keep.then(|| inputs.recorded.clone());
     let rr = crate::ranks::conclude(inputs);
-    print_report(job, (console, emit), &rr, end.failure.is_some(), &ran);
-    notes_after(job, &rr, (console, emit), &end);
+    let silent = report_unless_silent(job, (console, emit), &rr, &end, &ran);
     let lost_output = !emit.save(&rr, true, console);
     keep_history(job, &rr, console);
     let kept = recorded.map(|rec| (rr, rec));
@@ -159,17 +158,38 @@ pub(super) fn run(
     if end.failure.is_some() {
         return (sh.fail_code.load(Ordering::SeqCst), kept);
     }
-    say_interrupted(
-        console,
-        signals,
-        "the report above covers the part of the run before the signal",
-    );
+    if !silent {
+        say_interrupted(
+            console,
+            signals,
+            "the report above covers the part of the run before the signal",
+        );
+    }
     let code = match end.signal {
         Some(s) => s,
         None if lost_output && code == exit::OK => exit::FAILED,
         None => code,
     };
     (code, kept)
+}
+
+/// The report and iomark's notes after it, unless the `sysbench` persona's run ended by
+/// a worker's failure or a signal: sysbench 1.0.20 prints no report after a failure (its
+/// `sb_globals.error`), nor once a signal ends it (it dies of the signal:
+/// cli::fileio::end_as_sysbench). Whether they were left out.
+fn report_unless_silent(
+    job: &FileioJob,
+    (console, emit): (&Console, &dyn Emit),
+    rr: &RunResult,
+    end: &End,
+    ran: &Ran,
+) -> bool {
+    let silent = job.sysbench_only && (end.failure.is_some() || end.signal.is_some());
+    if !silent {
+        print_report(job, (console, emit), rr, end.failure.is_some(), ran);
+        notes_after(job, rr, (console, emit), end);
+    }
+    silent
 }
 
 /// Check the job, print sysbench's headers, open the file set and look at the target

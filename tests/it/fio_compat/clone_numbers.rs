@@ -159,3 +159,45 @@ fn a_clone_past_its_file_runs_no_io() {
     assert_eq!(seen[0], (want, 64 << 10), "fio");
     assert_eq!(seen[1], seen[0], "iomark differs from fio");
 }
+
+/// `offset_increment=-5%` with two clones over a file of 1 MiB: fio 3.33 reads the
+/// value in two parts, `-5%` (4 bytes) then `5%`, so the increment is 5 % of the file,
+/// 52428.8 bytes aligned up to 4 KiB: the second clone starts at 53248 (independent
+/// arithmetic), and each clone's log is fio's. `150%` is stored as 2^64 − 151 bytes:
+/// the second clone starts past the file and reads nothing, the first its 16 blocks.
+#[test]
+fn a_negative_or_oversized_percent_increment_is_read_as_fio() {
+    require_fio();
+    let args = |inc: &'static str| {
+        [
+            "--rw=read",
+            "--numjobs=2",
+            "--filename=f",
+            "--filesize=1m",
+            "--size=64k",
+            inc,
+        ]
+    };
+    let [fio, io] = both(&args("--offset_increment=-5%"));
+    let mut firsts: Vec<u64> = io
+        .iter()
+        .map(|log| {
+            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
+            read.split_whitespace().nth(2).unwrap().parse().unwrap()
+        })
+        .collect();
+    firsts.sort();
+    assert_eq!(firsts, [0, 53_248], "{io:#?}");
+    assert_eq!(io, fio, "iomark's clones differ from fio's");
+    let [fio, io] = both(&args("--offset_increment=150%"));
+    let reads = |logs: &[Vec<String>]| {
+        let mut n: Vec<usize> = logs
+            .iter()
+            .map(|l| l.iter().filter(|l| l.contains(" read ")).count())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(reads(&io), [0, 16], "{io:#?}");
+    assert_eq!(reads(&io), reads(&fio), "{fio:#?}");
+}

@@ -129,3 +129,70 @@ fn filesize_size_offset_grid_matches_fio() {
         differ.join("\n")
     );
 }
+
+/// What one sequential 4 KiB read of 64 KiB from an offset left: exit code, the offsets
+/// read (its `write_iolog`), the reads the JSON counts, the size of file `f`.
+type OffsetRun = (i32, Vec<u64>, u64, u64);
+
+/// [`OffsetRun`] of `tool` reading from `offset`, file `f` of `pre` bytes made before.
+fn offset_run(root: &Path, tool: &str, offset: &str, pre: Option<u64>) -> OffsetRun {
+    let (cmd, w) = fio_or_ours_in(tool, root);
+    if let Some(bytes) = pre {
+        std::fs::write(w.join("f"), vec![0u8; bytes as usize]).unwrap();
+    }
+    let o = cmd
+        .args([
+            "--name=j",
+            "--filename=f",
+            "--rw=read",
+            "--bs=4k",
+            "--size=64k",
+        ])
+        .arg(format!("--offset={offset}"))
+        .args(["--write_iolog=io.log", "--output-format=json"])
+        .run();
+    let reads: Vec<u64> = iolog_lines(&w.join("io.log"))
+        .iter()
+        .filter(|l| l.contains(" read "))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    let doc: Value = serde_json::from_str(&o.stdout[o.stdout.find('{').unwrap()..])
+        .unwrap_or_else(|e| panic!("{tool} {offset}: {e}\n{}", o.dump()));
+    let ios = doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap();
+    let size = std::fs::metadata(w.join("f")).map_or(0, |m| m.len());
+    (o.code, reads, ios, size)
+}
+
+/// `offset=` given as a percentage that fio 3.33 does not read as one (parse.c
+/// `str_to_decimal` and options.c `str_offset_cb`): `10.5%` is 10 bytes (the `.`
+/// ends the number, no unit: the I/O starts at byte 10, unaligned, and a new file is
+/// laid out to 10 + 64 KiB); `-5%` is read in two parts, `-5%` (−1 − (−5) = 4 bytes)
+/// then `5%`, so 5 % of a 1 MiB file, 52428 aligned up to 4 KiB: 53248; `150%` is
+/// stored as 2^64 − 151 bytes, no percentage: no I/O, exit 0, a new file laid out to
+/// the wrapped end 65536 − 151 = 65385 bytes and a larger one left alone. Each case
+/// also equals fio 3.33's run.
+#[test]
+fn percent_offsets_fio_does_not_read_as_percentages_are_read_as_fio() {
+    require_fio();
+    const M: u64 = 1 << 20;
+    let seq = |from: u64| (0..16).map(|i| from + i * 4096).collect::<Vec<u64>>();
+    let cases: [(&str, Option<u64>, OffsetRun); 7] = [
+        ("10.5%", None, (0, seq(10), 16, 65546)),
+        ("10.5%", Some(M), (0, seq(10), 16, M)),
+        ("-5%", Some(M), (0, seq(53248), 16, M)),
+        ("-5%", None, (0, seq(0), 16, 65536)),
+        ("150%", None, (0, vec![], 0, 65385)),
+        ("150%", Some(M), (0, vec![], 0, M)),
+        ("1%-2%", Some(M), (0, seq(24576), 16, M)),
+    ];
+    let d = scratch();
+    for (offset, pre, want) in cases {
+        let ours = offset_run(d.path(), "iomark", offset, pre);
+        assert_eq!(ours, want, "offset={offset} pre={pre:?}");
+        let theirs = offset_run(d.path(), "fio", offset, pre);
+        assert_eq!(
+            ours, theirs,
+            "offset={offset} pre={pre:?}: iomark vs fio 3.33"
+        );
+    }
+}

@@ -167,3 +167,54 @@ fn a_done_file_closes_when_its_queue_drains() {
         }
     }
 }
+
+/// Four files of 16 KiB read twice (`loops=2`), two open at once, at depth 4 with
+/// O_DIRECT so that requests are still in flight when a loop's last one is issued:
+/// fio 3.33 reaps them all before the loop's files close (do_io, then
+/// `clear_io_state`), so each loop starts again on files 0 and 1 — round robin over
+/// 0 and 1 until both are done, then 2 and 3. iomark started the second loop on files
+/// 2 and 1 (the first loop's last files were still closing).
+#[test]
+fn the_second_loop_starts_on_the_first_files_as_fios() {
+    let mut want: Vec<String> = (0..4).map(|f| format!("{f} add")).collect();
+    for _ in 0..2 {
+        for pair in [[0, 1], [2, 3]] {
+            for (i, b) in (0..4).flat_map(|b| [(0, b), (1, b)]) {
+                let f = pair[i];
+                if b == 0 {
+                    want.push(format!("{f} open"));
+                }
+                want.push(format!("{f} read {}", b * 4096));
+            }
+            want.extend(pair.map(|f| format!("{f} close")));
+        }
+    }
+    let d = scratch();
+    for engine in ["libaio", "io_uring"] {
+        let e = format!("--ioengine={engine}");
+        let args = [
+            "--name=j",
+            "--nrfiles=4",
+            "--openfiles=2",
+            "--loops=2",
+            "--size=64k",
+            "--bs=4k",
+            "--rw=read",
+            "--iodepth=4",
+            "--direct=1",
+            "--filename_format=f.$filenum",
+            "--write_iolog=io.log",
+            "--output-format=json",
+            &e,
+        ];
+        for fio in [false, true] {
+            if fio {
+                require_fio();
+            }
+            let dir = d.path().join(if fio { "fio" } else { "iomark" });
+            let got = totals(&run_in(d.path(), &dir, fio, &args));
+            assert_eq!(got, [32, 131072, 0, 0], "fio={fio} {engine}");
+            assert_eq!(iolog(&dir.join("io.log")), want, "fio={fio} {engine}");
+        }
+    }
+}

@@ -190,6 +190,61 @@ fn numa_node_lists_are_read_as_libnumas() {
     }
 }
 
+/// `numa_cpu_nodes=!0` on a machine of one node: libnuma reads it as an empty node
+/// mask, which fio 3.33 takes while parsing (`--parse-only` exits 0); each job thread
+/// then asks to run on no node: libnuma's `numa_sched_setaffinity_v2_int() failed:
+/// Invalid argument` on stderr, the thread's `fio: pid=P, err=22/file:backend.c:1737,
+/// func=numa_run_on_node_mask failed` line (fio's text ends in a newline, so `,
+/// error=Invalid argument` starts the next line), nothing read, and one failed thread
+/// each in the exit code (2 for two threads). Not matched: with two threads iomark's
+/// second `pid=` line ends before its `, error=Invalid argument` line.
+#[test]
+fn numa_cpu_nodes_naming_no_node_fails_each_thread_as_fios() {
+    require_fio();
+    if std::path::Path::new("/sys/devices/system/node/node1").exists() {
+        return absent_here(format_args!(
+            "numa_cpu_nodes=!0: this machine has more than one node"
+        ));
+    }
+    let d = scratch();
+    let job = ["--name=j", "--rw=read", "--size=64k", "--filename=f"];
+    let parse = [&job[..], &["--numa_cpu_nodes=!0", "--parse-only"]].concat();
+    let [fio, ours] = both_in(d.path(), &[], &parse);
+    assert_eq!((fio.0, ours.0), (0, 0), "{fio:?} {ours:?}");
+    // (two threads' lines may interleave, in fio as in iomark: each half counted)
+    let line = "err=22/file:backend.c:1737, func=numa_run_on_node_mask failed\n";
+    let tail = "\n, error=Invalid argument\n";
+    let libnuma = "numa_sched_setaffinity_v2_int() failed: Invalid argument\n";
+    for (numjobs, code) in [("1", 1), ("2", 2)] {
+        let nj = format!("--numjobs={numjobs}");
+        let args = [
+            &job[..],
+            &["--numa_cpu_nodes=!0", &nj, "--output-format=json"],
+        ]
+        .concat();
+        let n = code as usize;
+        for (tool, o) in ["fio", "iomark"]
+            .into_iter()
+            .zip(both_in(d.path(), &[], &args))
+        {
+            assert_eq!(o.0, code, "{tool} {numjobs}: {o:?}");
+            assert_eq!(o.2, libnuma.repeat(n), "{tool} {numjobs}: {o:?}");
+            assert_eq!(o.1.matches(line).count(), n, "{tool} {numjobs}: {o:?}");
+            // (not matched: with two threads iomark's second line lacks its tail)
+            let tails = if tool == "fio" { n } else { 1 };
+            assert_eq!(o.1.matches(tail).count(), tails, "{tool} {numjobs}: {o:?}");
+            let doc: serde_json::Value =
+                serde_json::from_str(&o.1[o.1.find('{').unwrap()..]).unwrap();
+            let jobs = doc["jobs"].as_array().unwrap();
+            assert_eq!(jobs.len(), n, "{tool}");
+            for j in jobs {
+                assert_eq!(j["error"], 22, "{tool}: {j}");
+                assert_eq!(j["read"]["total_ios"], 0, "{tool}: {j}");
+            }
+        }
+    }
+}
+
 /// `cpumask=-1` as fio 3.33 reads it: the parts `-1` and `1` in turn (parse.c
 /// `handle_option`); `-1` names every CPU, so fio says of the first this machine lacks
 /// `fio: CPU N too large (max=N-1)` and the job runs on CPU 0, exit 0; the mask

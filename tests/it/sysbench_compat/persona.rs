@@ -376,3 +376,227 @@ fn the_persona_takes_one_command_as_sysbench_does() {
         o.stdout
     );
 }
+
+/// The real sysbench's `run` in `dir` with `args`, its stdout in a file, signalled with
+/// `sig` once its first `--report-interval` line is there (the run is under way):
+/// how it ended and what it printed.
+fn sysbench_signalled(dir: &Path, args: &[&str], sig: i32) -> Out {
+    let out_path = dir.join("sysbench.out");
+    let mut cmd = sysbench_cmd().dir(dir).args(args).command();
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn sysbench");
+    let t = std::time::Instant::now();
+    let seen = loop {
+        let text = std::fs::read_to_string(&out_path).unwrap_or_default();
+        if text.contains("[ 1s ]") {
+            break true;
+        }
+        if t.elapsed() > std::time::Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    if !seen {
+        let _ = child.kill();
+    }
+    assert_eq!(kill(child.id(), sig), 0, "signal {sig} sent");
+    let mut o = finish(child);
+    assert!(
+        seen,
+        "sysbench never printed its first interval line: {}",
+        o.dump()
+    );
+    o.stdout = std::fs::read_to_string(&out_path).unwrap();
+    std::fs::remove_file(&out_path).unwrap();
+    o
+}
+
+/// SIGINT or SIGTERM during `run`: sysbench 1.0.20 installs no handler for them, so it
+/// dies of the signal with no report (nothing after its last interval line, nothing on
+/// stderr); the persona, stopped at its 300th read (the run under way), ends the same
+/// way: killed by the signal, no report, nothing on stderr, the test files kept.
+/// `iomark fileio` keeps its partial report (interrupts::fileio_run).
+#[test]
+fn a_signal_during_run_kills_the_persona_without_a_report_as_sysbench() {
+    let d = scratch();
+    let set = ["fileio", "--file-num=2", "--file-total-size=8M"];
+    let run = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v = set.to_vec();
+        v.extend_from_slice(&["--file-test-mode=rndrd", "--time=60"]);
+        v.extend_from_slice(extra);
+        v.push("run");
+        v
+    };
+    let prep = [&set[..], &["prepare"]].concat();
+    let link = persona(d.path());
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        let mine = d.path().join(format!("iomark.{sig}"));
+        std::fs::create_dir_all(&mine).unwrap();
+        assert_eq!(Iomark::program(&link).dir(&mine).args(&prep).run().code, 0);
+        let mut child = Iomark::program(&link)
+            .dir(&mine)
+            .args(run(&[]))
+            .fault("read:stop@300")
+            .spawn();
+        signal_at_stop(&mut child, sig);
+        let ours = finish(child);
+        assert_eq!((ours.code, ours.signal), (-1, Some(sig)), "{}", ours.dump());
+        assert!(!ours.stdout.contains("File operations:"), "{}", ours.dump());
+        assert!(ours.stdout.contains("Threads started!"), "{}", ours.dump());
+        assert_eq!(ours.stderr, "", "{}", ours.dump());
+        assert_eq!(entries(&mine), ["test_file.0", "test_file.1"]);
+        let theirs_dir = d.path().join(format!("sysbench.{sig}"));
+        std::fs::create_dir_all(&theirs_dir).unwrap();
+        assert_eq!(sysbench_cmd().dir(&theirs_dir).args(&prep).run().code, 0);
+        let theirs = sysbench_signalled(&theirs_dir, &run(&["--report-interval=1"]), sig);
+        assert_eq!(
+            (theirs.code, theirs.signal),
+            (-1, Some(sig)),
+            "{}",
+            theirs.dump()
+        );
+        assert!(
+            !theirs.stdout.contains("File operations:"),
+            "{}",
+            theirs.dump()
+        );
+        assert_eq!(theirs.stderr, "");
+    }
+}
+
+/// A `--validate` read that finds no checksum (files prepared with zeros): sysbench
+/// 1.0.20 prints its FATAL lines and no report, exit 1 (a worker's failure sets
+/// `sb_globals.error`, which skips the report); the persona too, where `iomark fileio`
+/// adds the partial report after them.
+#[test]
+fn a_validation_failure_prints_no_report_under_the_persona_as_sysbench() {
+    let set = ["fileio", "--file-num=2", "--file-total-size=1M"];
+    let prep = [&set[..], &["prepare"]].concat();
+    let run = [
+        &set[..],
+        &["--file-test-mode=seqrd", "--validate=on", "--time=5", "run"],
+    ]
+    .concat();
+    let d = scratch();
+    let mine = d.path().join("iomark");
+    std::fs::create_dir_all(&mine).unwrap();
+    let link = persona(d.path());
+    assert_eq!(Iomark::program(&link).dir(&mine).args(&prep).run().code, 0);
+    let ours = Iomark::program(&link).dir(&mine).args(&run).run();
+    let t = scratch();
+    assert_eq!(sysbench_cmd().dir(t.path()).args(&prep).run().code, 0);
+    let theirs = sysbench_cmd().dir(t.path()).args(&run).run();
+    for (who, o) in [("persona", &ours), ("sysbench", &theirs)] {
+        assert_eq!(o.code, 1, "{who}: {}", o.dump());
+        assert!(
+            !o.stdout.contains("File operations:"),
+            "{who}: {}",
+            o.dump()
+        );
+        let last = o.stdout.lines().last().unwrap_or_default();
+        // sysbench's first read, at offset 0 of file 0 (iomark's line names the file)
+        assert!(
+            last.starts_with("FATAL: Validation failed on file 0")
+                && last.ends_with("block offset 0, exiting..."),
+            "{who}: {}",
+            o.dump()
+        );
+        assert_eq!(o.stderr, "", "{who}");
+    }
+    // `iomark fileio` keeps its partial report
+    let o = Iomark::new()
+        .dir(&mine)
+        .env("IOMARK_HISTORY", "off")
+        .args(&run)
+        .arg("--notes=off")
+        .run();
+    assert_eq!(o.code, 1, "{}", o.dump());
+    assert!(o.stdout.contains("File operations:"), "{}", o.dump());
+}
+
+/// `--file-rw-ratio` read with C's strtod, as sysbench 1.0.20 reads it: text without a
+/// number is 0 (`abc`, `-abc`, empty: a write-only `rndrw`), the number at the start is
+/// taken (`2abc` is 2, `0x10` 16), `nan` passes sysbench's check (below 0 only) and
+/// reads nothing, `1e400` is inf; `-1` is refused. The header line, the exit code and,
+/// for a ratio of 0 or NaN, the reads (none) are sysbench's.
+#[test]
+fn a_rw_ratio_that_is_no_number_is_read_as_sysbench_reads_it() {
+    let cases = [
+        ("abc", "0.00"),
+        ("-abc", "0.00"),
+        ("", "0.00"),
+        ("2abc", "2.00"),
+        ("0x10", "16.00"),
+        ("nan", "nan"),
+        ("1e400", "inf"),
+    ];
+    let set = ["fileio", "--file-num=2", "--file-total-size=1M"];
+    let prep = [&set[..], &["prepare"]].concat();
+    let d = scratch();
+    let link = persona(d.path());
+    let mine = d.path().join("iomark");
+    std::fs::create_dir_all(&mine).unwrap();
+    assert_eq!(Iomark::program(&link).dir(&mine).args(&prep).run().code, 0);
+    let t = scratch();
+    assert_eq!(sysbench_cmd().dir(t.path()).args(&prep).run().code, 0);
+    let header = |o: &Out| {
+        o.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Read/Write ratio for combined random IO test: "))
+            .map(str::to_string)
+    };
+    let reads = |o: &Out| {
+        o.stdout
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("reads/s:"))
+            .map(|v| v.trim().to_string())
+    };
+    for (v, shown) in cases {
+        let opt = format!("--file-rw-ratio={v}");
+        let run = [
+            &set[..],
+            &[
+                "--file-test-mode=rndrw",
+                &opt,
+                "--events=200",
+                "--time=0",
+                "run",
+            ],
+        ]
+        .concat();
+        let ours = Iomark::program(&link).dir(&mine).args(&run).run();
+        let theirs = sysbench_cmd().dir(t.path()).args(&run).run();
+        assert_eq!((ours.code, theirs.code), (0, 0), "{v}: {}", ours.dump());
+        assert_eq!(
+            header(&ours).as_deref(),
+            Some(shown),
+            "{v}: {}",
+            ours.dump()
+        );
+        assert_eq!(header(&ours), header(&theirs), "{v}");
+        if ["0.00", "nan"].contains(&shown) {
+            assert_eq!(
+                reads(&ours).as_deref(),
+                Some("0.00"),
+                "{v}: {}",
+                ours.dump()
+            );
+            assert_eq!(reads(&ours), reads(&theirs), "{v}");
+        }
+    }
+    let run = [
+        &set[..],
+        &["--file-test-mode=rndrw", "--file-rw-ratio=-1", "run"],
+    ]
+    .concat();
+    let ours = Iomark::program(&link).dir(&mine).args(&run).run();
+    let theirs = sysbench_cmd().dir(t.path()).args(&run).run();
+    let last = |o: &Out| o.stdout.lines().last().unwrap_or_default().to_string();
+    assert_eq!((ours.code, last(&ours)), (theirs.code, last(&theirs)));
+    assert_eq!(
+        last(&ours),
+        "FATAL: Invalid value for --file-rw-ratio: -1.000000."
+    );
+}

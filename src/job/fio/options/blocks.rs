@@ -369,21 +369,67 @@ fn number_ios(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// A value with a `%` given to `offset` or `offset_increment`, read as fio 3.33 reads
+/// it: in parts (parse.c `handle_option`: split at the first `,`, else `:`, else `-`,
+/// the rest split again), each part's leading number (`str_to_decimal`) followed at
+/// once by `%` stored as −1 − N, by a unit's letters as the number times the unit, by
+/// anything else as the number alone (`10.5%` is 10 bytes); the option's callback then
+/// takes a stored value from −101 up as the percentage N (0 to 100) and any other as
+/// bytes (`150%` is 2^64 − 151 bytes, past any file), a later part replacing the
+/// bytes, or the percentage and the bytes (so `-5%`, the parts `-5%`, 4 bytes, and
+/// `5%`, is 5%). A percentage above 0 is the offset fio uses. `(bytes, percentage)`;
+/// `None` when no part starts with a number (refused).
+fn fio_percent_offset(v: &str, kb_base: u64) -> Option<(u64, u64)> {
+    let (mut bytes, mut pct, mut any) = (0u64, 0u64, false);
+    let mut rest = v;
+    loop {
+        let part = rest.split(',').next().unwrap_or_default();
+        if let Some(stored) = fio_part_stored(part, kb_base) {
+            any = true;
+            match u64::MAX - stored {
+                n if n <= 100 => (bytes, pct) = (0, n),
+                _ => bytes = stored,
+            }
+        }
+        let split = rest
+            .find(',')
+            .filter(|&at| at + 1 < rest.len())
+            .or_else(|| rest.find(':'))
+            .or_else(|| rest.find('-'));
+        match split {
+            Some(at) => rest = &rest[at + 1..],
+            None => break,
+        }
+    }
+    any.then_some((bytes, pct))
+}
+
+/// One part of a size value as fio 3.33's `str_to_decimal` stores it: `N%` (the `%`
+/// right after the sign and digits) as −1 − N, else the number times the unit its
+/// letters name (1 for none or other text), wrapping as fio's 64 bits do.
+fn fio_part_stored(part: &str, kb_base: u64) -> Option<u64> {
+    let num = crate::job::units::fio_number(part, kb_base)?;
+    let digits_then_percent = !num.hex
+        && num.letters.is_empty()
+        && num.rest.starts_with('%')
+        && !part.starts_with(char::is_whitespace);
+    if digits_then_percent {
+        return Some(u64::MAX.wrapping_sub(num.n as u64));
+    }
+    Some((num.n as u64).wrapping_mul(num.mult.unwrap_or(1)))
+}
+
 fn offset(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     if zone_count(c, v) {
         return Ok(());
     }
     let v = c.need(v)?;
     c.job.more.offset = Some(match percent_part(v) {
-        Some(p) => {
-            let f: f64 = p
-                .trim()
-                .parse()
-                .ok()
-                .filter(|f: &f64| (0.0..100.0).contains(f))
-                .ok_or_else(|| c.bad(v, "a percentage in [0, 100)"))?;
-            SizeSpec::Percent(f)
-        }
+        Some(_) => match fio_percent_offset(v, c.job.kb_base) {
+            Some((_, pct)) if pct > 0 => SizeSpec::Percent(pct as f64),
+            Some((bytes, _)) => SizeSpec::Bytes(bytes),
+            None => return Err(c.bad(v, "a size, or a whole percentage like 50%")),
+        },
         None => SizeSpec::Bytes(c.size(v)?),
     });
     Ok(())
@@ -394,13 +440,15 @@ fn offset_increment(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
         return Ok(());
     }
     let v = c.need(v)?;
-    let whole = percent_part(v).and_then(|p| p.trim().parse::<u64>().ok());
-    let (bytes, pct) = match whole {
-        // fio 3.33 reads `N%` as −1 − N: up to 100 a percentage (0% is no increment),
-        // above it that number of bytes, which puts every clone past its file
-        Some(0) => (0, None),
-        Some(n) if n <= 100 => (0, Some(n)),
-        Some(n) => (u64::MAX - n, None),
+    // fio 3.33's reading of `N%` ([`fio_percent_offset`]): up to 100 a percentage (0%
+    // is no increment), above it that number of bytes, which puts every clone past its
+    // file
+    let (bytes, pct) = match percent_part(v) {
+        Some(_) => match fio_percent_offset(v, c.job.kb_base) {
+            Some((_, pct)) if pct > 0 => (0, Some(pct)),
+            Some((bytes, _)) => (bytes, None),
+            None => return Err(c.bad(v, "a size, or a whole percentage like 50%")),
+        },
         None => (c.size(v)?, None),
     };
     c.job.more.offset_increment = bytes;

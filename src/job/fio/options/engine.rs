@@ -222,13 +222,15 @@ fn prioclass(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn numa_cpu_nodes(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let nodes = match c.job.fio_persona {
-        // libnuma's reading (`all`, `0x0`, `-0`, `+N`); a node it may not use leaves the
-        // list empty, refused by the job's reading, as a list it warns of
+        // libnuma's reading (`all`, `0x0`, `-0`, `+N`, `!N`); a node it may not use
+        // leaves the list empty, refused by the job's reading, as a list it warns of;
+        // a list read without a node (`!0` on a machine of one node) is kept empty, as
+        // fio keeps it: each job thread then fails to bind (run/fio/thread.rs)
         true => {
             match crate::job::fio::extra::libnuma_nodes(v, crate::job::fio::extra::node_allowed) {
-                Ok(n) if !n.is_empty() => n,
+                Ok(n) => n,
                 Err(Some(_)) => Vec::new(),
-                _ => parse_nodes(v).map_err(|e| c.bad(v, e))?,
+                Err(None) => parse_nodes(v).map_err(|e| c.bad(v, e))?,
             }
         }
         false => parse_nodes(v).map_err(|e| c.bad(v, e))?,

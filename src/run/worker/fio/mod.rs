@@ -282,6 +282,12 @@ struct Uses {
     /// sequential walk without holes); otherwise a pass ends only when the files start
     /// over ([`Worker::new_pass`])
     repass: bool,
+    /// not `repass` (direct I/O, no `invalidate`), on an engine that queues, with a
+    /// loop after this one (`loops`, `io_size`): once a pass's bytes are issued the
+    /// requests in flight complete before its files are found done and closed, as
+    /// fio's do_io reaps them all at its `bytes_issued` before `clear_io_state` closes
+    /// the files (the next loop's files then open in fio's order under `openfiles`)
+    loop_drain: bool,
     /// a loop of a random job whose files are never done
     /// (`Plan::endless`) ends at its pass's bytes issued on an
     /// engine that queues (fio's do_io `bytes_issued`), a new loop following

@@ -76,6 +76,9 @@ pub(super) struct FioRules<'a> {
     samp: RateSampler,
     /// the request just issued ended a pass over the files
     pass_done: bool,
+    /// the request just issued was a pass's last (`Uses::loop_drain`): those in
+    /// flight complete before the next request is picked
+    drain_due: bool,
     /// the loop reaped since the last think check
     reaped: bool,
     /// fio's write-then-verify rounds (`Plan::verify_cycle`): reaching a round's byte
@@ -163,6 +166,7 @@ impl<'a> FioRules<'a> {
             lt_done: false,
             samp,
             pass_done: false,
+            drain_due: false,
             reaped: false,
             rounds: plan.verify_cycle > 0,
             rounds_left: match plan.verify_rounds {
@@ -781,6 +785,9 @@ impl<'a> Rules for FioRules<'a> {
             // fio's iodepth_submit: one submission per request
             self.st.depth.end_submit(false);
         }
+        if std::mem::take(&mut self.drain_due) {
+            io.drain(self)?;
+        }
         if std::mem::take(&mut self.pass_done) {
             // a new pass: its first request finds the files out of the page cache (fio
             // closes, re-opens and invalidates them between loops; a time-based job
@@ -1054,6 +1061,9 @@ impl<'a> FioRules<'a> {
             }
             end
         } else {
+            if self.uses.loop_drain && sized > 0 && self.w.pass_step(sized) {
+                self.drain_due = true;
+            }
             self.uses.recache && std::mem::take(&mut self.w.new_pass)
         };
     }

@@ -217,6 +217,15 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         && !plan.thread_job.engine.caps().maps_files
         && plan.pass_bytes > 0
         && (work.limits.loops > 1 || work.limits.time_based || work.limits.io_size.is_some());
+    // a pass ends where its bytes are issued: a random map full, a sequential walk
+    // without holes at the files' ends
+    let passes = plan.pass_bytes > 0
+        && !plan.endless
+        && if work.pick.rw.random() {
+            maps_all
+        } else {
+            work.pick.rw_suffix <= 0
+        };
     Uses {
         random: work.pick.rw.random(),
         pct_random: work.pick.rw.random() && work.pick.random_pct.iter().any(|&p| p < 100),
@@ -241,13 +250,12 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         // map and a walk with holes never fill a pass (fio 3.33 drops the cache only
         // when a file starts over: `get_next_rand_block` never fails without a map)
         // (a random job whose files are never done has no such pass: `bytes_loop`)
-        repass: recache
-            && !plan.endless
-            && if work.pick.rw.random() {
-                maps_all
-            } else {
-                work.pick.rw_suffix <= 0
-            },
+        repass: recache && passes,
+        loop_drain: !recache
+            && passes
+            && plan.thread_job.engine.queues()
+            && !work.limits.time_based
+            && (work.limits.loops > 1 || work.limits.io_size.is_some()),
         wrap: work.limits.time_based && (work.pick.rw.random() || plan.files.len() == 1),
         bytes_loop: plan.thread_job.engine.queues()
             && !work.limits.time_based
