@@ -405,9 +405,17 @@ impl Headed {
         }
         let mut said = self.ends_said.lock().unwrap_or_else(|p| p.into_inner());
         let mut out = String::new();
+        // a line that goes on the next (an account whose call name ends in a newline,
+        // `, error=TEXT` alone) follows its first line: said with it, never on its own
+        let mut new = false;
         for l in lines.lines() {
-            if !said.iter().any(|s| s == l) {
-                said.push(l.to_string());
+            if !l.starts_with(", ") {
+                new = !said.iter().any(|s| s == l);
+                if new {
+                    said.push(l.to_string());
+                }
+            }
+            if new {
                 out += l;
                 out.push('\n');
             }

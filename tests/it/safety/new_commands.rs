@@ -95,10 +95,16 @@ fn a_job_directory_that_does_not_exist_is_refused_and_not_created() {
         let o = iomark(d.path(), args);
         assert_eq!(o.code, 3, "{args:?}: {}", o.dump());
         o.one_line_error(&[dir, "directory="]);
-        // fio refuses it while it reads the options: its exit 1
+        // fio refuses it while it reads the options: its lines, its exit 1
         let persona = Iomark::program(&fio).dir(d.path()).args(&args[1..]).run();
         assert_eq!(persona.code, 1, "fio {args:?}: {}", persona.dump());
-        persona.one_line_error(&[dir, "directory="]);
+        let first = persona.stderr.lines().next().unwrap_or_default();
+        assert_eq!(first, format!("fio: {dir} is not a directory"), "{args:?}");
+        assert!(
+            persona.stderr.contains("fio: failed parsing directory="),
+            "{args:?}: {}",
+            persona.dump()
+        );
     }
     let mut left = entries(d.path());
     left.sort();
