@@ -157,6 +157,17 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
     }
 }
 
+/// fio's stdout lines said while it read the jobs (`fio: opendir added N files`), with
+/// `--output`: they stay on stdout, the report's file keeps only the report (without
+/// `--output` the header prints them, [`headed`]).
+fn say_fio_info(cmd: &fio::FioCommand) {
+    if cmd.output.is_some() {
+        for l in &cmd.fio_info {
+            crate::out!("{l}\n");
+        }
+    }
+}
+
 fn run_as(args: &[String], persona: Persona) -> Exit {
     let _ = TAG.set(persona.tag());
     let (mut cmd, showcmd, many, kept) = match read_command(args, persona) {
@@ -174,6 +185,7 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     // the `--live` view draws from the run's samples
     cmd.sample = persona == Persona::Iomark || cmd.live;
     let idle = crate::report::fio::idle::Shared::default();
+    say_fio_info(&cmd);
     let Some(outs) = before_running(&cmd, showcmd, loud, persona, &idle)? else {
         return Ok(exit::OK);
     };
@@ -817,10 +829,11 @@ fn headed(
         // the fio persona's header is said once, before the run's first I/O
         said: (persona == Persona::Fio).then(Default::default),
         stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
-        // fio writes the lines it says on stderr into `--output` too, and the lines it
-        // says on its output while it reads the jobs (opendir's count) before the header
+        // fio writes the lines it says on stderr into `--output` too; the lines it says
+        // on stdout while it reads the jobs (opendir's count) come before the header
+        // there, and stay on stdout with `--output` ([`say_fio_info`])
         fio_lines: match &cmd.output {
-            Some(_) => [cmd.fio_output.as_slice(), &cmd.fio_info].concat(),
+            Some(_) => cmd.fio_output.clone(),
             None => cmd.fio_info.clone(),
         },
         // fio's job threads print on stdout only, never into `--output`

@@ -357,7 +357,7 @@ pub struct Headed {
     pub stopped_by: Option<fn() -> Option<i32>>,
     /// fio's own lines said while it read the jobs, which fio 3.33 writes into its
     /// `--output` file before the header (cli/run.rs gives them to that output only),
-    /// and those it says on its output (stdout or that file) as it reads them
+    /// or, on stdout, those it says there as it reads them
     pub fio_lines: Vec<String>,
     /// the output is stdout: the job threads' lines ([`thread_lines`]) come after the
     /// header's, before the report in every format; an `--output` file has none

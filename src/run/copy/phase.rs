@@ -365,21 +365,18 @@ pub fn ended(
 
 /// The line said on stderr as a run a signal (`sig`: its exit code) stopped starts
 /// removing what it created, which takes seconds for a tree of many files (so the wait
-/// after Ctrl-C is not silent); `None` without a signal or with nothing to remove.
+/// after Ctrl-C is not silent); `None` without a signal or with nothing to remove. It
+/// names no count: the names registered for removal include some never created.
 pub fn removing_line(
     cmd: &str,
     scratch: &crate::files::scratch::Scratch,
     sig: Option<i32>,
 ) -> Option<String> {
-    let (files, dirs) = scratch.len();
-    if sig.is_none() || files + dirs == 0 {
+    if sig.is_none() || scratch.is_empty() {
         return None;
     }
-    use crate::util::text::plural;
     Some(format!(
-        "iomark {cmd}: stopping: removing the {} and {} it created",
-        plural(files as u64, "file", "files"),
-        plural(dirs as u64, "directory", "directories")
+        "iomark {cmd}: stopping: removing the files and directories it created"
     ))
 }
 
@@ -438,7 +435,7 @@ mod tests {
         assert_eq!(removing_line("tree", &s, None), None);
         assert_eq!(
             removing_line("tree", &s, Some(143)).as_deref(),
-            Some("iomark tree: stopping: removing the 1 file and 1 directory it created")
+            Some("iomark tree: stopping: removing the files and directories it created")
         );
         assert!(s.cleanup().is_empty());
     }

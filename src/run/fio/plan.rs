@@ -333,17 +333,13 @@ pub(crate) fn files_for(
         let existing = laid.size(&p);
         let start = start_of(job, t, existing);
         let len = match (job.filesize, job.size) {
-            (Some(range), _) => {
-                sizes
-                    .io_len(range, existing, start)
-                    .ok_or_else(|| RunError::Plan {
-                        job: job.name.clone(),
-                        why: "you need to specify valid offset=".into(),
-                    })?
-            }
-            // a share of 0 bytes: the file as it is, from `start` (fio: "may be ignored")
+            (Some(range), _) => sizes
+                .io_len(range, existing, start)
+                .ok_or_else(|| bad_offset(job))?,
+            // a share of 0 bytes: the file as it is, from `start` (fio: "may be ignored";
+            // a start past an existing file's end is fio's "valid offset" refusal)
             (None, Some(SizeSpec::Bytes(_))) => match shares.next() {
-                0 => existing.unwrap_or(0).saturating_sub(start),
+                0 => to_end(existing, start).ok_or_else(|| bad_offset(job))?,
                 n => n,
             },
             (None, Some(SizeSpec::Percent(_))) => match existing {
@@ -354,7 +350,9 @@ pub(crate) fn files_for(
             (None, None) => match existing {
                 // with an offset into an existing file (or device) and no size, the
                 // region runs to its end
-                Some(e) if !job.tuning.file_append => e.saturating_sub(start),
+                Some(e) if !job.tuning.file_append => {
+                    to_end(Some(e), start).ok_or_else(|| bad_offset(job))?
+                }
                 Some(e) => e,
                 // fill_device: the region is the free space (fill_region below), so a
                 // file that does not exist yet needs no size (fio creates it)
@@ -524,6 +522,24 @@ impl RangeSizes {
             None => low,
         };
         Some(size.saturating_sub(start))
+    }
+}
+
+/// fio 3.33's refusal of a start past the end of a file's region (setup_files:
+/// `NAME: you need to specify valid offset=`).
+fn bad_offset(job: &FioJob) -> RunError {
+    RunError::Plan {
+        job: job.name.clone(),
+        why: "you need to specify valid offset=".into(),
+    }
+}
+
+/// The bytes from `start` to the end of a file of `existing` bytes (0 for a file that
+/// does not exist yet); None when `start` lies past an existing file's end.
+fn to_end(existing: Option<u64>, start: u64) -> Option<u64> {
+    match existing {
+        Some(e) if start > e => None,
+        e => Some(e.unwrap_or(0).saturating_sub(start)),
     }
 }
 

@@ -111,15 +111,7 @@ fn a_percent_offset_increment_is_fios_share_of_the_file() {
         "--size=64k",
         "--offset_increment=10%",
     ]);
-    let mut firsts: Vec<u64> = io
-        .iter()
-        .map(|log| {
-            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
-            read.split_whitespace().nth(2).unwrap().parse().unwrap()
-        })
-        .collect();
-    firsts.sort();
-    assert_eq!(firsts, [0, 106_496, 212_992]);
+    assert_eq!(first_reads(&io), [0, 106_496, 212_992]);
 }
 
 /// A clone whose start (`offset_increment` × its number) lies at or past its file's
@@ -179,15 +171,7 @@ fn a_negative_or_oversized_percent_increment_is_read_as_fio() {
         ]
     };
     let [fio, io] = both(&args("--offset_increment=-5%"));
-    let mut firsts: Vec<u64> = io
-        .iter()
-        .map(|log| {
-            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
-            read.split_whitespace().nth(2).unwrap().parse().unwrap()
-        })
-        .collect();
-    firsts.sort();
-    assert_eq!(firsts, [0, 53_248], "{io:#?}");
+    assert_eq!(first_reads(&io), [0, 53_248], "{io:#?}");
     assert_eq!(io, fio, "iomark's clones differ from fio's");
     let [fio, io] = both(&args("--offset_increment=150%"));
     let reads = |logs: &[Vec<String>]| {
@@ -200,4 +184,17 @@ fn a_negative_or_oversized_percent_increment_is_read_as_fio() {
     };
     assert_eq!(reads(&io), [0, 16], "{io:#?}");
     assert_eq!(reads(&io), reads(&fio), "{fio:#?}");
+}
+
+/// The offset of each clone's first read in its I/O log (`write_iolog` lines), sorted.
+fn first_reads(logs: &[Vec<String>]) -> Vec<u64> {
+    let mut firsts: Vec<u64> = logs
+        .iter()
+        .map(|log| {
+            let read = log.iter().find(|l| l.contains(" read ")).expect("a read");
+            read.split_whitespace().nth(2).unwrap().parse().unwrap()
+        })
+        .collect();
+    firsts.sort();
+    firsts
 }

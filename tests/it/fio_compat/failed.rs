@@ -172,17 +172,7 @@ fn a_failed_write_is_issued_not_done_on_every_engine() {
 fn the_text_rows_of_a_failed_psync_write_are_fios() {
     let test = "the_text_rows_of_a_failed_psync_write_are_fios";
     let total = LIMIT / BS + 1;
-    let rows = |o: &Out| -> Vec<String> {
-        o.stdout
-            .lines()
-            .filter(|l| {
-                ["IO depths", "submit    :", "complete  :", "issued rwts:"]
-                    .iter()
-                    .any(|k| l.contains(k))
-            })
-            .map(String::from)
-            .collect()
-    };
+    let rows = count_rows;
     let outs = both(test, &write_job("psync", "normal", &[]), LIMIT);
     for (tool, o) in &outs {
         let issued = format!("     issued rwts: total=0,{total},0,0 short=0,0,0,0 dropped=0,0,0,0");

@@ -196,3 +196,42 @@ fn percent_offsets_fio_does_not_read_as_percentages_are_read_as_fio() {
         );
     }
 }
+
+/// With no `size=`, an `offset=` past an existing file's end (`150%`, 2^64 − 151 bytes
+/// as fio 3.33 reads it) is fio's setup_files refusal: `j: you need to specify valid
+/// offset=` on stderr, exit 1, the file left as it was; iomark as `fio` refuses it with
+/// the same words, the file untouched (its exit code that of a refused plan, 2:
+/// docs/compat/fio.md).
+#[test]
+fn an_offset_past_an_existing_file_without_size_is_fios_valid_offset_refusal() {
+    require_fio();
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--rw=write",
+        "--bs=64k",
+        "--offset=150%",
+    ];
+    let b = fio_and_iomark("offset_past_file", &args, |d, _| {
+        std::fs::write(d.join("f"), vec![7u8; 1 << 20]).unwrap();
+    });
+    let fio = b.fio.as_ref().unwrap();
+    for (tool, o, d, code) in [
+        ("fio", fio, b.dir.path().join("fio"), 1),
+        ("iomark", &b.iomark, b.dir.path().to_path_buf(), 2),
+    ] {
+        assert_eq!(o.code, code, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.contains("j: you need to specify valid offset=")
+                || o.stderr
+                    .contains("job 'j': you need to specify valid offset="),
+            "{tool}: {}",
+            o.dump()
+        );
+        assert_eq!(
+            std::fs::read(d.join("f")).unwrap(),
+            vec![7u8; 1 << 20],
+            "{tool}"
+        );
+    }
+}

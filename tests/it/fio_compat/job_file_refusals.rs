@@ -491,4 +491,24 @@ fn directory_and_opendir_are_read_as_fios_callbacks_read_them() {
             assert_eq!(d.join("j.0.0").exists(), n == 0, "{opt}: {}", d.display());
         }
     }
+    // with `--output`: the count stays on stdout, the file holds the JSON document alone
+    let args = [
+        "--name=j",
+        "--rw=read",
+        "--opendir=two",
+        "--output-format=json",
+        "--output=o.json",
+    ];
+    let b = fio_and_iomark("dirs_opendir_output", &args, |d, _| dirs_prep(d));
+    let fio = b.fio.as_ref().unwrap();
+    for (o, d) in [
+        (fio, b.dir.path().join("fio")),
+        (&b.iomark, b.dir.path().to_path_buf()),
+    ] {
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert_eq!(o.stdout, "fio: opendir added 2 files\n");
+        let doc = std::fs::read_to_string(d.join("o.json")).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+        assert_eq!(v["jobs"][0]["read"]["io_bytes"], 131072, "{}", d.display());
+    }
 }
