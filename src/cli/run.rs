@@ -224,6 +224,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     if let Some(e) = failure {
         // no report: an `--output` file made empty at the start goes again
         outs.remove_unwritten_files();
+        if let Some(line) = fio_setup_line(&e, persona) {
+            return Err(Error::lines(persona.refused(), vec![line]));
+        }
         return Err(stop(failure_code(&e, persona), e));
     }
     if !lead_said.load(std::sync::atomic::Ordering::Relaxed) {
@@ -351,6 +354,19 @@ fn say_before_run(
 /// verify state: a link, a FIFO, a device), with the code of a refused `--output`, fio's
 /// code for a failed run (iomark refuses all before any job runs, in its own words:
 /// docs/compat/fio.md).
+/// fio 3.33's own line for a job its setup_files refuses, under the fio persona (`NAME:
+/// you need to specify valid offset=`, exit 1); `None` for every other failure.
+fn fio_setup_line(e: &runner::RunError, persona: Persona) -> Option<String> {
+    match e {
+        runner::RunError::Plan { job, why }
+            if persona == Persona::Fio && why == "you need to specify valid offset=" =>
+        {
+            Some(format!("{job}: {why}"))
+        }
+        _ => None,
+    }
+}
+
 fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
     use crate::files::dataset::FilesError;
     let fio_fails = matches!(
