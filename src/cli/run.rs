@@ -359,7 +359,7 @@ fn say_before_run(
 fn fio_setup_line(e: &runner::RunError, persona: Persona) -> Option<String> {
     match e {
         runner::RunError::Plan { job, why }
-            if persona == Persona::Fio && why == "you need to specify valid offset=" =>
+            if persona == Persona::Fio && why == runner::plan::VALID_OFFSET =>
         {
             Some(format!("{job}: {why}"))
         }

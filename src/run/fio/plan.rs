@@ -525,12 +525,15 @@ impl RangeSizes {
     }
 }
 
-/// fio 3.33's refusal of a start past the end of a file's region (setup_files:
-/// `NAME: you need to specify valid offset=`).
+/// fio 3.33's words for a start past the end of a file's region (setup_files: `NAME:
+/// you need to specify valid offset=`), which the fio persona prints as fio's line.
+pub(crate) const VALID_OFFSET: &str = "you need to specify valid offset=";
+
+/// fio 3.33's refusal of a start past the end of a file's region ([`VALID_OFFSET`]).
 fn bad_offset(job: &FioJob) -> RunError {
     RunError::Plan {
         job: job.name.clone(),
-        why: "you need to specify valid offset=".into(),
+        why: VALID_OFFSET.into(),
     }
 }
 
