@@ -291,6 +291,19 @@ pub struct LoopFs {
     dev: LoopDev,
 }
 
+/// mkfs.ext4's arguments for a filesystem whose disk only the test's own I/O moves:
+/// no reserved blocks, and inode tables and journal written by mkfs itself (without
+/// `lazy_itable_init=0` the kernel's ext4lazyinit thread zeroes them after the mount,
+/// megabytes of writes the device counters see that no test process made).
+const EXT4_QUIET: &[&str] = &[
+    "-q",
+    "-F",
+    "-m",
+    "0",
+    "-E",
+    "lazy_itable_init=0,lazy_journal_init=0",
+];
+
 impl LoopFs {
     /// `mkfs.FS MKFS_ARGS` on a fresh `bytes`-byte loop device (`sector` bytes per
     /// logical block when given), mounted. `Err` says why this machine cannot (not root,
@@ -312,7 +325,7 @@ impl LoopFs {
         Ok(LoopFs::with_dev(LoopDev::new(bytes, sector), fs, mkfs_args))
     }
 
-    /// An ext4 of `mib` MiB on a loop device whose image is a file in /dev/shm (tmpfs):
+    /// An ext4 of `mib` MiB ([`EXT4_QUIET`]) on a loop device whose image is a file in /dev/shm (tmpfs):
     /// a block device that keeps its data in RAM. `Err` says why this machine cannot.
     pub fn ext4_over_shm(mib: u64) -> Result<LoopFs, String> {
         if let Some(why) = loop_skip_reason() {
@@ -326,7 +339,7 @@ impl LoopFs {
             .tempdir_in("/dev/shm")
             .map_err(|e| format!("no /dev/shm: {e}"))?;
         let dev = LoopDev::in_dir(dir, mib << 20, None);
-        Ok(LoopFs::with_dev(dev, "ext4", &["-q", "-F", "-m", "0"]))
+        Ok(LoopFs::with_dev(dev, "ext4", EXT4_QUIET))
     }
 
     /// An ext4 of `mib` MiB on a loop device whose image lies in `dir` (a stack: `dir`
@@ -337,7 +350,7 @@ impl LoopFs {
             .tempdir_in(dir)
             .unwrap();
         let dev = LoopDev::in_dir(img_dir, mib << 20, None);
-        LoopFs::with_dev(dev, "ext4", &["-q", "-F", "-m", "0"])
+        LoopFs::with_dev(dev, "ext4", EXT4_QUIET)
     }
 
     /// mkfs.FS on `dev`, mounted (panics on failure: set-up has started).
