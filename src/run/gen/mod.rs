@@ -310,7 +310,7 @@ impl BufLen {
         loop {
             let r = g.next();
             let raw = if self.split.is_empty() {
-                self.min + (self.max as f64 * (r as f64 / (top as f64 + 1.0))) as u64
+                self.min + (self.max as f64 * (r as f64 * g.unit_scale())) as u64
             } else {
                 let (mut sum, mut b) = (0u64, 0);
                 for &(s, p) in &self.split {
