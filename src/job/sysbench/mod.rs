@@ -1,17 +1,19 @@
 //! `FileioJob`: sysbench's parsed fileio options, validated, and the file set's geometry
 //! derived from them. What a job thread does with them is the one job model's
-//! (`FileioJob::model`, model.rs); the run reads the options themselves only for the
-//! commands and the console and report settings (verbosity, report interval and
-//! checkpoints, percentile, histogram, JSON and charts, forced shutdown, the header).
+//! (`FileioJob::model`, model.rs); `FileioJob::translate` (settings.rs) makes the call
+//! the run reads once: the model, the geometry, and the commands and the console and
+//! report settings (`Settings`).
 //!
-//! Built by `cli::fileio` from argv (and by mark's presets), consumed by `files::fileset`
-//! and `run::sysbench`.
+//! Built by `cli::fileio` from argv (and by mark's presets), translated before the run:
+//! `run::sysbench` and the result read the translation, never these options.
 //! Sizes are bytes, times seconds. Geometry follows sysbench 1.0.20 with iomark's
 //! fixes of its bugs (per-file size rounded down to whole blocks; docs/compat/sysbench.md).
 
 use std::path::PathBuf;
 
 mod model;
+mod settings;
+pub use settings::{Fileio, Settings};
 
 /// One of sysbench's six `--file-test-mode` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -141,6 +143,14 @@ impl ExtraFlags {
             s.push_str("directio");
         }
         s
+    }
+    /// The open flags a job thread of the one job model is opened with.
+    pub fn of(t: &crate::job::thread::ThreadJob) -> ExtraFlags {
+        ExtraFlags {
+            sync: t.sync,
+            dsync: t.dsync,
+            direct: t.direct,
+        }
     }
     /// The flags as `open(2)` bits.
     pub fn oflags(self) -> i32 {
