@@ -274,8 +274,8 @@ pub struct FileioJob {
     /// `--plot` (iomark extension): directory the run's SVG charts are written to.
     pub plot: Option<PathBuf>,
     /// Sample the run over time (run/sampler.rs: the series, its charts and the findings
-    /// over time); on for `iomark fileio`, set by callers such as `mark` (its loops sample
-    /// with `--plot`).
+    /// over time); on for `iomark fileio`; `mark` sets it on the translated call's
+    /// `Settings` (its loops sample with `--plot`).
     pub samples: bool,
     /// Completions taken per reap in async mode (0: every one that is ready, as
     /// sysbench's `io_getevents(ctx, 1, backlog, …)`; `mark` sets 1, fio's default

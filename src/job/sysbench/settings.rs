@@ -50,7 +50,8 @@ pub struct Settings {
     pub json: Option<PathBuf>,
     /// `--plot`: directory the run's SVG charts are written to.
     pub plot: Option<PathBuf>,
-    /// Sample the run over time (the series, its charts and the findings over time).
+    /// Sample the run over time (the series, its charts and the findings over time);
+    /// `mark` sets it for the loops it samples.
     pub samples: bool,
     /// `--notes`: page-cache notes after the report, iomark's notices.
     pub notes: bool,
