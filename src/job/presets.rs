@@ -3,7 +3,7 @@
 //! touches a file.
 
 use crate::job::sysbench::{
-    Command, DataPattern, ExtraFlags, FileioJob, FsyncMode, IoMode, TestMode,
+    Command, DataPattern, ExtraFlags, Fileio, FileioJob, FsyncMode, IoMode, TestMode,
 };
 use std::path::Path;
 
@@ -172,6 +172,13 @@ pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
 /// Reads per write of the mix: 70 % reads (KDiskMark's default `rwmixread`), as
 /// `--file-rw-ratio=2.3333333333` gives it.
 pub const MIX_RW_RATIO: f64 = 2.3333333333;
+
+/// The test's fileio call as the run reads it: [`fileio_job`] translated into the one
+/// job model, its geometry and its settings (the caller sets `settings.commands` for
+/// `prepare`, `settings.samples` for the loops it samples).
+pub fn fileio_run(t: &Test, size: u64, time_s: u64, dir: &Path) -> Fileio {
+    fileio_job(t, size, time_s, dir).translate()
+}
 
 /// The fileio job of one test run, built directly (it is the job `iomark fileio`
 /// makes of the command line in tests/mark_compare.rs): one file of `size` bytes in

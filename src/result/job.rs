@@ -12,13 +12,15 @@
 
 use crate::job::fio::{FioCommand, FioJob};
 use crate::job::model::BlockSizes;
-use crate::job::sysbench::{FileioJob, Geometry, IoMode, TestMode};
+use crate::job::sysbench::{Fileio, TestMode};
+use crate::job::thread::Pace;
 use crate::result::JobInfo;
 /// The recorder's plain counters a job result embeds as they are (CPU times, rate and
 /// depth samples): part of the schema, so reporters name them from here.
 pub use crate::stats::{
     cpu::CpuTimes, job::FioAccount, job::ThreadFailure, rates::DepthStats, rates::SampleStat,
 };
+use crate::util::engines::Kind;
 use serde::{Deserialize, Serialize};
 
 /// Block sizes of one direction, bytes.
@@ -322,17 +324,19 @@ impl EffectiveJob {
         }
     }
 
-    /// A fileio job over the file set `g` (`None` when the sizes are invalid).
-    pub fn of_fileio(j: &FileioJob, g: Option<&Geometry>) -> EffectiveJob {
-        let rw = j.test_mode.map_or("", fio_rw);
-        let request = g.map_or(j.block_size, |g| g.request);
+    /// A fileio call's job (the one job model over its file set, whose sizes are 0 when
+    /// they are invalid) and its settings.
+    pub fn of_fileio(f: &Fileio) -> EffectiveJob {
+        let (t, s, g) = (&f.model.thread, &f.settings, f.geometry());
+        let rw = s.test_mode.map_or("", fio_rw);
+        let request = g.map_or(t.request.0, |g| g.request);
         let bs = BlockSizeSpec::fixed(request);
-        let ratio = j.rw_ratio;
         EffectiveJob {
             name: "fileio".into(),
             rw: rw.into(),
-            test_mode: j.test_mode,
-            rwmixread: (j.test_mode == Some(TestMode::Rndrw)).then(|| {
+            test_mode: s.test_mode,
+            // rndrw's ratio alone
+            rwmixread: f.model.work.pick.read_ratio.map(|ratio| {
                 if ratio.is_finite() {
                     ratio * 100.0 / (1.0 + ratio)
                 } else {
@@ -343,39 +347,38 @@ impl EffectiveJob {
             bs_write: bs,
             bs_trim: BlockSizeSpec::default(),
             size_bytes: g.map_or(0, |g| g.total),
-            files: j.file_num,
+            files: t.files,
             file_size_bytes: g.map_or(0, |g| g.file_size),
-            path: Some(j.dir.display().to_string()),
-            iodepth: if j.io_mode == IoMode::Async {
-                j.async_backlog
-            } else {
-                1
-            },
-            engine: fio_engine(j.io_mode).into(),
-            numjobs: j.threads,
-            runtime_ns: (j.time_limit > 0).then(|| j.time_limit.saturating_mul(1_000_000_000)),
+            path: Some(t.dir.display().to_string()),
+            iodepth: fileio_iodepth(f),
+            engine: fio_engine(t.engine).into(),
+            numjobs: s.threads,
+            runtime_ns: t.time.map(|d| d.as_secs().saturating_mul(1_000_000_000)),
             time_based: false,
             ramp_time_ns: 0,
-            number_ios: (j.event_limit > 0).then_some(j.event_limit),
-            direct: j.extra_flags.direct,
-            sync: j.extra_flags.sync,
-            dsync: j.extra_flags.dsync,
-            fsync: fileio_fsync(j),
+            number_ios: t.ios,
+            direct: t.direct,
+            sync: t.sync,
+            dsync: t.dsync,
+            fsync: fileio_fsync(f),
             rate: RatePolicy {
-                events_per_s: j.rate,
+                events_per_s: match t.pace {
+                    Pace::Shared { events } => events,
+                    _ => 0,
+                },
                 ..RatePolicy::default()
             },
-            rand_seed: (j.rand_seed != 0).then_some(j.rand_seed),
+            rand_seed: (s.rand_seed != 0).then_some(s.rand_seed),
             kb_base: 1024,
             unit_base: 8,
-            percentile_list: if j.percentile > 0 {
-                vec![f64::from(j.percentile)]
+            percentile_list: if s.percentile > 0 {
+                vec![f64::from(s.percentile)]
             } else {
                 vec![]
             },
             percentile_precision: None,
             clat_percentiles: false,
-            lat_percentiles: j.percentile > 0,
+            lat_percentiles: s.percentile > 0,
             group_reporting: true,
             thread: true,
             options: vec![],
@@ -403,24 +406,31 @@ fn fio_rw(m: TestMode) -> &'static str {
     }
 }
 
-/// fio's engine for a fileio `--file-io-mode`.
-fn fio_engine(m: IoMode) -> &'static str {
-    match m {
-        IoMode::Sync => "psync",
-        IoMode::Async => "io_uring",
-        IoMode::Mmap => "mmap",
+/// fio's engine for a fileio `--file-io-mode`'s engine (psync, io_uring, mmap).
+fn fio_engine(k: Kind) -> &'static str {
+    k.name()
+}
+
+/// The requests in flight of a fileio job: `--file-async-backlog` in async mode (the
+/// engine that queues), else one.
+fn fileio_iodepth(f: &Fileio) -> u32 {
+    let t = &f.model.thread;
+    match t.engine {
+        Kind::IoUring => f.model.work.queue.depth,
+        _ => 1,
     }
 }
 
 /// The syncs of a fileio job: every `--file-fsync-freq` writes (fsync or fdatasync by
 /// `--file-fsync-mode`), after each write (`--file-fsync-all`), at the end
 /// (`--file-fsync-end`).
-fn fileio_fsync(j: &FileioJob) -> FsyncPolicy {
+fn fileio_fsync(f: &Fileio) -> FsyncPolicy {
+    let y = &f.model.thread.syncs;
     FsyncPolicy {
-        every_writes: u64::from(j.fsync_freq),
-        fdatasync: j.fsync_mode == crate::job::sysbench::FsyncMode::Fdatasync,
-        after_each_write: j.fsync_all,
-        at_end: j.fsync_end,
+        every_writes: f.model.work.syncs.series_every,
+        fdatasync: y.call == crate::job::thread::FsyncMode::Fdatasync,
+        after_each_write: y.each_write,
+        at_end: y.at_end,
         on_close: false,
         sync_file_range: false,
     }
@@ -728,40 +738,40 @@ impl JobResult {
 }
 
 impl JobInfo {
-    /// The schema-1 summary of a fileio job over the file set `g`; `seed_used` is the
-    /// seed the run drew from (the time-derived one when `--rand-seed` is 0).
-    pub fn of_fileio(job: &FileioJob, g: Option<&Geometry>, seed_used: u32) -> JobInfo {
+    /// The schema-1 summary of a fileio call (the one job model over its file set, and
+    /// its settings); `seed_used` is the seed the run drew from (the time-derived one
+    /// when `--rand-seed` is 0).
+    pub fn of_fileio(f: &Fileio, seed_used: u32) -> JobInfo {
+        let (t, w, s, g) = (&f.model.thread, &f.model.work, &f.settings, f.geometry());
+        let block = t.request.0;
+        let ratio = w.labels.rw_ratio;
         JobInfo {
             kind: "fileio".into(),
-            test_mode: job.test_mode,
-            engine: EffectiveJob::of_fileio(job, g).engine,
-            iodepth: if job.io_mode == IoMode::Async {
-                job.async_backlog
-            } else {
-                1
-            },
-            threads: job.threads,
-            files: job.file_num,
+            test_mode: s.test_mode,
+            engine: fio_engine(t.engine).into(),
+            iodepth: fileio_iodepth(f),
+            threads: s.threads,
+            files: t.files,
             file_size_bytes: g.map_or(0, |g| g.file_size),
             total_size_bytes: g.map_or(0, |g| g.total),
-            block_size_bytes: job.block_size,
-            request_size_bytes: g.map_or(job.block_size, |g| g.request),
-            time_limit_s: job.time_limit,
-            event_limit: job.event_limit,
-            direct: job.extra_flags.direct,
-            sync: job.extra_flags.sync,
-            dsync: job.extra_flags.dsync,
-            fsync_freq: job.fsync_freq,
-            fsync_end: job.fsync_end,
-            fsync_all: job.fsync_all,
-            fsync_mode: format!("{:?}", job.fsync_mode).to_lowercase(),
-            rw_ratio: job.rw_ratio.is_finite().then_some(job.rw_ratio),
-            rand_seed: job.rand_seed,
+            block_size_bytes: block,
+            request_size_bytes: g.map_or(block, |g| g.request),
+            time_limit_s: f.time_limit(),
+            event_limit: t.ios.unwrap_or(0),
+            direct: t.direct,
+            sync: t.sync,
+            dsync: t.dsync,
+            fsync_freq: u32::try_from(w.syncs.series_every).unwrap_or(u32::MAX),
+            fsync_end: t.syncs.at_end,
+            fsync_all: t.syncs.each_write,
+            fsync_mode: format!("{:?}", t.syncs.call).to_lowercase(),
+            rw_ratio: ratio.is_finite().then_some(ratio),
+            rand_seed: s.rand_seed,
             rand_seed_used: u64::from(seed_used),
-            validate: job.validate,
-            data_pattern: Some(job.data),
-            directory: std::fs::canonicalize(&job.dir)
-                .unwrap_or_else(|_| job.dir.clone())
+            validate: t.validate,
+            data_pattern: Some(t.data),
+            directory: std::fs::canonicalize(&t.dir)
+                .unwrap_or_else(|_| t.dir.clone())
                 .display()
                 .to_string(),
         }
@@ -895,5 +905,82 @@ mod tests {
             );
         }
         assert_eq!(crate::job::model::RwMode::from_fio_name("randread:8"), None);
+    }
+    /// The summary and the effective job of a fileio call, read from the one job model
+    /// and the settings its options translate into, state the options as given.
+    #[test]
+    fn a_fileio_summary_states_the_options_through_the_model() {
+        use crate::job::sysbench::{DataPattern, FsyncMode, IoMode, TestMode};
+        let mut j = crate::job::sysbench::tests::job(64 << 20, 4, 16384);
+        (j.test_mode, j.io_mode, j.async_backlog) = (Some(TestMode::Rndrw), IoMode::Async, 24);
+        (j.threads, j.time_limit, j.event_limit, j.rate) = (3, 12, 900, 250);
+        (j.fsync_freq, j.fsync_end, j.fsync_mode) = (7, false, FsyncMode::Fdatasync);
+        (j.rw_ratio, j.rand_seed, j.validate) = (3.0, 11, true);
+        (j.data, j.merged_requests, j.percentile) = (DataPattern::Random, 2, 99);
+        (j.extra_flags.direct, j.extra_flags.dsync) = (true, true);
+        j.dir = "/nonexistent/iomark-dir".into();
+        let f = j.translate();
+        let i = JobInfo::of_fileio(&f, 5);
+        assert_eq!(
+            (i.kind.as_str(), i.test_mode),
+            ("fileio", Some(TestMode::Rndrw))
+        );
+        assert_eq!(
+            (i.engine.as_str(), i.iodepth, i.threads),
+            ("io_uring", 24, 3)
+        );
+        assert_eq!(
+            (i.files, i.file_size_bytes, i.total_size_bytes),
+            (4, 16 << 20, 64 << 20)
+        );
+        assert_eq!((i.block_size_bytes, i.request_size_bytes), (16384, 32768));
+        assert_eq!((i.time_limit_s, i.event_limit), (12, 900));
+        assert_eq!((i.direct, i.sync, i.dsync), (true, false, true));
+        assert_eq!((i.fsync_freq, i.fsync_end, i.fsync_all), (7, false, false));
+        assert_eq!(
+            (i.fsync_mode.as_str(), i.rw_ratio),
+            ("fdatasync", Some(3.0))
+        );
+        assert_eq!((i.rand_seed, i.rand_seed_used, i.validate), (11, 5, true));
+        assert_eq!(i.data_pattern, Some(DataPattern::Random));
+        assert_eq!(i.directory, "/nonexistent/iomark-dir");
+        let e = EffectiveJob::of_fileio(&f);
+        assert_eq!((e.rw.as_str(), e.rwmixread), ("randrw", Some(75.0)));
+        assert_eq!(
+            (e.engine.as_str(), e.iodepth, e.numjobs),
+            ("io_uring", 24, 3)
+        );
+        assert_eq!(
+            (e.runtime_ns, e.number_ios),
+            (Some(12_000_000_000), Some(900))
+        );
+        assert_eq!((e.rate.events_per_s, e.rand_seed), (250, Some(11)));
+        assert_eq!(
+            (e.fsync.every_writes, e.fsync.fdatasync, e.fsync.at_end),
+            (7, true, false)
+        );
+        assert_eq!(
+            (e.percentile_list.clone(), e.lat_percentiles),
+            (vec![99.0], true)
+        );
+        // a synchronous call with no limits, an infinite ratio and sizes that make no
+        // file set: depth 1, no runtime, the block as the request, no sizes
+        (j.io_mode, j.time_limit, j.event_limit, j.rate) = (IoMode::Sync, 0, 0, 0);
+        (j.rw_ratio, j.total_size, j.percentile) = (f64::INFINITY, 100, 0);
+        let f = j.translate();
+        let i = JobInfo::of_fileio(&f, 5);
+        assert_eq!((i.engine.as_str(), i.iodepth, i.files), ("psync", 1, 4));
+        assert_eq!((i.file_size_bytes, i.total_size_bytes), (0, 0));
+        assert_eq!((i.block_size_bytes, i.request_size_bytes), (16384, 16384));
+        assert_eq!((i.time_limit_s, i.event_limit, i.rw_ratio), (0, 0, None));
+        let e = EffectiveJob::of_fileio(&f);
+        assert_eq!(
+            (e.rwmixread, e.runtime_ns, e.number_ios),
+            (Some(100.0), None, None)
+        );
+        assert_eq!(
+            (e.rate.events_per_s, e.size_bytes, e.lat_percentiles),
+            (0, 0, false)
+        );
     }
 }

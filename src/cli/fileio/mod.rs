@@ -343,7 +343,7 @@ pub fn run(args: &[String]) -> i32 {
                     job.history = false;
                 }
                 let mut outs = outputs::FileioOutputs::default();
-                crate::run::sysbench::execute(&job, &console, &mut outs)
+                crate::run::sysbench::execute(&job.translate(), &console, &mut outs)
             }
             Err(line) => {
                 console.err(&line);

@@ -7,7 +7,7 @@
 
 use crate::cli::output::{cannot_write, Outputs};
 use crate::files::fileset;
-use crate::job::sysbench::{Command, FileioJob};
+use crate::job::sysbench::{Command, Fileio};
 use crate::report::notes::Notes;
 use crate::report::sysbench::{SysbenchHistogram, SysbenchReport, SysbenchThreads};
 use crate::report::Reporter;
@@ -29,7 +29,7 @@ fn text(rep: &dyn Reporter, r: &RunResult) -> String {
 }
 
 impl crate::run::sysbench::Emit for FileioOutputs {
-    fn declare(&mut self, job: &FileioJob, console: &Console) -> Result<(), i32> {
+    fn declare(&mut self, job: &Fileio, console: &Console) -> Result<(), i32> {
         self.outs = declare_outputs(job, console)?;
         Ok(())
     }
@@ -69,10 +69,11 @@ impl crate::run::sysbench::Emit for FileioOutputs {
 /// (new, or a regular file with one link) and refused when it is one of the test files,
 /// the `--plot` directory made, then the `--json` write rehearsed aside. A failed check
 /// is its FATAL line and exit 3 (exit 2 for a test file), nothing written.
-fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
+fn declare_outputs(job: &Fileio, console: &Console) -> Result<Outputs, i32> {
+    let (s, t) = (&job.settings, &job.model.thread);
     let mut outs = Outputs::new();
-    if !job.commands.contains(&Command::Run) {
-        if job.json.is_some() {
+    if !s.commands.contains(&Command::Run) {
+        if s.json.is_some() {
             console.err("iomark: WARNING: --json writes the result of 'run'; no 'run' command was given, so no JSON file is written");
         }
         return Ok(outs);
@@ -85,26 +86,21 @@ fn declare_outputs(job: &FileioJob, console: &Console) -> Result<Outputs, i32> {
         |p: &std::path::Path, e: crate::files::output::OutputError| cannot_write("--json", p, &e);
     // the result must not be one of the test files (`--json=test_file.1`, or a hard
     // link to one: said as such before the link rule of the output refuses it)
-    let data: Vec<_> = (0..job.file_num)
-        .map(|i| {
-            (
-                format!("test file {i}"),
-                fileset::display(&job.dir, i).into(),
-            )
-        })
+    let data: Vec<_> = (0..t.files)
+        .map(|i| (format!("test file {i}"), fileset::display(&t.dir, i).into()))
         .collect();
-    let json: Vec<_> = job
+    let json: Vec<_> = s
         .json
         .iter()
         .map(|p| ("--json".to_string(), p.clone()))
         .collect();
     crate::files::output::refuse_collisions(&json, &data)
         .map_err(|m| fatal(m, crate::files::output::COLLISION))?;
-    if let Some(p) = &job.json {
+    if let Some(p) = &s.json {
         outs.json(p)
             .map_err(|e| fatal(cannot(p, e), crate::files::output::UNUSABLE_PATH))?;
     }
-    if let Some(d) = &job.plot {
+    if let Some(d) = &s.plot {
         outs.plots(d).map_err(|(code, m)| fatal(m, code))?;
     }
     if let (Err(e), Some(p)) = (outs.rehearse(), outs.json_path()) {

@@ -1,17 +1,19 @@
 //! `FileioJob`: sysbench's parsed fileio options, validated, and the file set's geometry
 //! derived from them. What a job thread does with them is the one job model's
-//! (`FileioJob::model`, model.rs); the run reads the options themselves only for the
-//! commands and the console and report settings (verbosity, report interval and
-//! checkpoints, percentile, histogram, JSON and charts, forced shutdown, the header).
+//! (`FileioJob::model`, model.rs); `FileioJob::translate` (settings.rs) makes the call
+//! the run reads once: the model, the geometry, and the commands and the console and
+//! report settings (`Settings`).
 //!
-//! Built by `cli::fileio` from argv (and by mark's presets), consumed by `files::fileset`
-//! and `run::sysbench`.
+//! Built by `cli::fileio` from argv (and by mark's presets), translated before the run:
+//! `run::sysbench` and the result read the translation, never these options.
 //! Sizes are bytes, times seconds. Geometry follows sysbench 1.0.20 with iomark's
 //! fixes of its bugs (per-file size rounded down to whole blocks; docs/compat/sysbench.md).
 
 use std::path::PathBuf;
 
 mod model;
+mod settings;
+pub use settings::{Fileio, Settings};
 
 /// One of sysbench's six `--file-test-mode` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -142,6 +144,14 @@ impl ExtraFlags {
         }
         s
     }
+    /// The open flags a job thread of the one job model is opened with.
+    pub fn of(t: &crate::job::thread::ThreadJob) -> ExtraFlags {
+        ExtraFlags {
+            sync: t.sync,
+            dsync: t.dsync,
+            direct: t.direct,
+        }
+    }
     /// The flags as `open(2)` bits.
     pub fn oflags(self) -> i32 {
         let mut f = 0;
@@ -264,8 +274,8 @@ pub struct FileioJob {
     /// `--plot` (iomark extension): directory the run's SVG charts are written to.
     pub plot: Option<PathBuf>,
     /// Sample the run over time (run/sampler.rs: the series, its charts and the findings
-    /// over time); on for `iomark fileio`, set by callers such as `mark` (its loops sample
-    /// with `--plot`).
+    /// over time); on for `iomark fileio`; `mark` sets it on the translated call's
+    /// `Settings` (its loops sample with `--plot`).
     pub samples: bool,
     /// Completions taken per reap in async mode (0: every one that is ready, as
     /// sysbench's `io_getevents(ctx, 1, backlog, …)`; `mark` sets 1, fio's default

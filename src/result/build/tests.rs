@@ -16,8 +16,9 @@ fn fileio_result(s: Threads) -> RunResult {
     job.percentile = 95;
     job.argv = vec!["--file-test-mode=rndrd".into(), "run".into()];
     let mut i = Inputs::new("fileio", &job.argv, Status::Ok);
-    i.summary = JobInfo::of_fileio(&job, None, 1);
-    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(&job, None), s, job.percentile);
+    let f = job.translate();
+    i.summary = JobInfo::of_fileio(&f, 1);
+    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(&f), s, job.percentile);
     build(i)
 }
 

@@ -25,7 +25,7 @@
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
 use crate::files::scratch::{Scratch, ScratchError};
-use crate::job::sysbench::FileioJob;
+use crate::job::sysbench::Fileio;
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
 use crate::probe::Root;
 use crate::result::{self, RunResult, Status, Warning};
@@ -103,13 +103,13 @@ pub struct MarkJob {
 /// fileio`; returns its RunResult and what its recorder measured (in memory) or the
 /// exit code.
 fn run_fileio(
-    mut job: FileioJob,
+    mut job: Fileio,
     samples: bool,
     pb: &MarkBar,
     emit: &dyn crate::run::sysbench::Emit,
 ) -> Result<(RunResult, result::Recorded), i32> {
     // the `--live` view draws from the samples (run/live.rs)
-    job.samples = samples || crate::run::live::watched();
+    job.settings.samples = samples || crate::run::live::watched();
     let console = Arc::new(Console::without_err(0));
     // the bar on a terminal shows the running test's figures, read from its recorders
     let live = (!pb.bar.is_hidden()).then(|| pb.live.clone());
@@ -237,8 +237,8 @@ fn prepare_file(
     dir: &Path,
     emit: &mut dyn crate::run::sysbench::Emit,
 ) -> i32 {
-    let mut prep = fileio_job(&tests[0], job.size, job.time_s, dir);
-    prep.commands = vec![crate::job::sysbench::Command::Prepare];
+    let mut prep = fileio_run(&tests[0], job.size, job.time_s, dir);
+    prep.settings.commands = vec![crate::job::sysbench::Command::Prepare];
     if let Err(code) = create_test_file(dir) {
         return code;
     }
@@ -308,7 +308,7 @@ fn run_test(
     if job.warmup_s > 0 {
         pb.set_message(format!("{} warm-up", t.name()));
         crate::run::live::phase(|| format!("{} warm-up", t.name()));
-        let warm = fileio_job(t, job.size, job.warmup_s, dir);
+        let warm = fileio_run(t, job.size, job.warmup_s, dir);
         run_fileio(warm, false, mb, emit.fileio()).map_err(|code| Stopped {
             code,
             what: format!("in the warm-up of {}", t.name()),
@@ -318,7 +318,7 @@ fn run_test(
     for i in 0..job.loops {
         pb.set_message(format!("{} loop {}/{}", t.name(), i + 1, job.loops));
         crate::run::live::phase(|| format!("{} loop {}/{}", t.name(), i + 1, job.loops));
-        let test = fileio_job(t, job.size, job.time_s, dir);
+        let test = fileio_run(t, job.size, job.time_s, dir);
         // every loop is sampled: the mark result's series is its median loops'
         let (r, rec) = run_fileio(test, true, mb, emit.fileio()).map_err(|code| Stopped {
             code,

@@ -124,3 +124,38 @@ fn each_test_is_the_exact_fileio_job() {
     assert_eq!((t16.io_mode, t16.async_backlog), (IoMode::Async, 32));
     assert_eq!(t16.threads, 16);
 }
+
+#[test]
+fn each_test_reaches_the_run_translated_with_marks_settings() {
+    use super::{fileio_run, MIX_RW_RATIO};
+    use crate::job::sysbench::Command;
+    use crate::util::engines::Kind;
+    let d = Path::new("/d");
+    let rnd_t16 = preset("nvme").unwrap()[2];
+    let f = fileio_run(
+        &Test {
+            slot: rnd_t16,
+            op: Op::Mix,
+        },
+        1 << 30,
+        5,
+        d,
+    );
+    let s = &f.settings;
+    assert_eq!(s.commands, vec![Command::Run]);
+    assert_eq!((s.threads, s.percentile, s.rand_seed), (16, 99, 0));
+    assert!(s.samples && !s.notes && !s.history && !s.progress && !s.sysbench_only);
+    assert!(s.json.is_none() && s.plot.is_none() && s.report_interval == 0);
+    assert_eq!(s.test_mode, Some(TestMode::Rndrw));
+    let t = &f.model.thread;
+    assert_eq!((t.engine, t.depth, t.files), (Kind::IoUring, 32, 1));
+    assert_eq!((t.file_size, t.dir.as_path()), (Some(1 << 30), d));
+    assert!(t.direct && !t.sync && !t.dsync && t.data == DataPattern::Random);
+    assert_eq!(f.time_limit(), 5);
+    let w = &f.model.work;
+    assert_eq!(
+        (w.pick.read_ratio, w.queue.reap_max),
+        (Some(MIX_RW_RATIO), 1)
+    );
+    assert_eq!((w.syncs.series_every, t.syncs.at_end), (0, false));
+}

@@ -9,7 +9,7 @@
 //! wording progress.rs.
 
 use crate::job::model::Job;
-use crate::job::sysbench::{ExtraFlags, FileioJob, Geometry};
+use crate::job::sysbench::{ExtraFlags, Geometry, Settings};
 use crate::job::thread::Pace;
 use crate::job::units::sysbench_human_size;
 
@@ -40,8 +40,8 @@ pub fn prepare_done(bytes: u64, seconds: f64) -> String {
 
 /// The general part of the `run` header, up to and including its empty lines: the
 /// pace, the check and the time limit of `model`, the threads and the console settings
-/// of `job`.
-pub fn header_general(job: &FileioJob, model: &Job) -> Vec<String> {
+/// of `job` (the call's settings beside the model).
+pub fn header_general(job: &Settings, model: &Job) -> Vec<String> {
     let t = &model.thread;
     let mut v = vec![
         "Running the test with following options:".to_string(),
@@ -89,11 +89,7 @@ pub fn header_general(job: &FileioJob, model: &Job) -> Vec<String> {
 /// sysbench's words in `work.labels`) over the file set `g`.
 pub fn header_fileio(model: &Job, g: &Geometry) -> Vec<String> {
     let (t, w) = (&model.thread, &model.work);
-    let flags = ExtraFlags {
-        sync: t.sync,
-        dsync: t.dsync,
-        direct: t.direct,
-    };
+    let flags = ExtraFlags::of(t);
     let mut v = vec![
         format!("Extra file open flags: {}", flags.describe()),
         format!(
@@ -184,6 +180,46 @@ mod tests {
         assert_eq!(prepare_done(0, 0.1), "No bytes written.");
     }
 
+    /// The general header, line for line as sysbench 1.0.20 prints it, from the
+    /// settings and the model the options translate into.
+    #[test]
+    fn the_general_header_reads_the_settings_and_the_model() {
+        let mut j = crate::job::sysbench::tests::job(64 << 20, 4, 16384);
+        let f = j.translate();
+        assert_eq!(
+            header_general(&f.settings, &f.model),
+            [
+                "Running the test with following options:",
+                "Number of threads: 1",
+                "Initializing random number generator from current time",
+                "",
+                "",
+            ]
+        );
+        (j.threads, j.report_interval, j.rate, j.debug) = (4, 2, 500, true);
+        (j.report_checkpoints, j.validate) = (vec![5, 10], true);
+        (j.rand_seed, j.forced_shutdown, j.time_limit) = (7, Some(3), 10);
+        let f = j.translate();
+        assert_eq!(
+            header_general(&f.settings, &f.model),
+            [
+                "Running the test with following options:",
+                "Number of threads: 4",
+                "Target transaction rate: 500/sec",
+                "Report intermediate results every 2 second(s)",
+                "Report checkpoint(s) at 5, 10 seconds",
+                "Debug mode enabled.",
+                "",
+                "Validation checks: on.",
+                "",
+                "Initializing random number generator from seed (7).",
+                "",
+                "Forcing shutdown in 13 seconds",
+                "",
+            ]
+        );
+    }
+
     /// The fileio header of a random and a sequential job, line for line as sysbench
     /// 1.0.20 prints them, from the model its options translate into.
     #[test]
@@ -194,6 +230,8 @@ mod tests {
         s.extra_flags.direct = true;
         let g = s.geometry().unwrap();
         let lines = header_fileio(&s.model(&g), &g);
+        // the call translated once prints the same
+        assert_eq!(header_fileio(&s.translate().model, &g), lines);
         assert_eq!(
             lines,
             [

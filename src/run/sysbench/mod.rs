@@ -16,12 +16,13 @@ pub mod shared;
 pub mod thread;
 
 use crate::files::fileset;
-use crate::job::sysbench::{Command, DataPattern, FileioJob, Geometry, IoMode};
+use crate::job::sysbench::{Command, DataPattern, ExtraFlags, Fileio, Geometry};
 use crate::result::{self, RunResult, Status};
 use crate::run::signals::Signals;
 use crate::run::sysbench::rng::{GlibcRandom, Xoroshiro128Plus};
 use crate::util::console::level;
 use crate::util::console::Console;
+use crate::util::engines::Kind;
 use crate::util::error::{exit, Error};
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ pub trait Emit {
     /// Declare the outputs of `job` (only when `run` is among its commands) before any
     /// command runs: a failed check is its FATAL line on `console` and the exit code,
     /// nothing written.
-    fn declare(&mut self, job: &FileioJob, console: &Console) -> Result<(), i32>;
+    fn declare(&mut self, job: &Fileio, console: &Console) -> Result<(), i32>;
     /// Whether the `--json` file still owes its result (declared, not yet written).
     fn json_pending(&self) -> bool;
     /// Write `r` into the declared outputs (`charts`: the `--plot` charts too), each
@@ -63,12 +64,12 @@ pub trait Emit {
 /// code stays the failure's). A signal during `prepare` ends the call there: the files
 /// written so far are kept for the next `prepare` to extend, as its notice says.
 /// `emit` declares and writes the outputs and renders the reports.
-pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> i32 {
+pub fn execute(job: &Fileio, console: &Arc<Console>, emit: &mut dyn Emit) -> i32 {
     let signals = Signals::install();
     crate::ranks::arm(&signals.stop);
     // io_uring is checked before anything is written (no `prepare`, no --json rehearsal,
     // no --file-dir): a denied ring would otherwise only be found after `prepare`.
-    if job.io_mode == IoMode::Async && job.commands.contains(&Command::Run) {
+    if job.model.thread.engine == Kind::IoUring && job.settings.commands.contains(&Command::Run) {
         if let Err(msg) = crate::engine::io_uring::probe() {
             console.line(level::FATAL, &format!("FATAL: {msg}"));
             return exit::ENVIRONMENT;
@@ -78,19 +79,22 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> 
         return code;
     }
     let mut created_dir = false;
-    if job.commands.contains(&Command::Prepare) && !job.dir.exists() {
-        if let Err(e) = fileset::create_dir(&job.dir) {
+    if job.settings.commands.contains(&Command::Prepare) && !job.model.thread.dir.exists() {
+        if let Err(e) = fileset::create_dir(&job.model.thread.dir) {
             console.line(
                 level::FATAL,
                 &format!(
                     "FATAL: cannot create --file-dir={}: {e} (its parent directory must exist)",
-                    job.dir.display()
+                    job.model.thread.dir.display()
                 ),
             );
             return exit::ENVIRONMENT;
         }
         created_dir = true;
-        console.err(&format!("iomark: created directory {}", job.dir.display()));
+        console.err(&format!(
+            "iomark: created directory {}",
+            job.model.thread.dir.display()
+        ));
     }
     let (code, by) = execute_commands(job, console, &signals, emit);
     if emit.json_pending() {
@@ -102,12 +106,13 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> 
             false => Status::Failed,
         };
         let why = not_run_why(by, interrupted, code);
-        let r = stopped_result(job, job.geometry().ok().as_ref(), status, why);
+        let r = stopped_result(job, status, why);
         emit.save(&r, false, console);
     }
     // remove_dir only removes an empty directory: a failed call leaves no directory it created.
-    if created_dir && (job.commands.last() == Some(&Command::Cleanup) || code != exit::OK) {
-        fileset::remove_dir_if_empty(&job.dir);
+    if created_dir && (job.settings.commands.last() == Some(&Command::Cleanup) || code != exit::OK)
+    {
+        fileset::remove_dir_if_empty(&job.model.thread.dir);
     }
     code
 }
@@ -120,13 +125,13 @@ pub fn execute(job: &FileioJob, console: &Arc<Console>, emit: &mut dyn Emit) -> 
 /// `live`, when given, gets the rates of each sample (`mark`'s bar shows them); `emit`
 /// renders the reports (no outputs are declared).
 pub fn run_for_result(
-    job: &FileioJob,
+    job: &Fileio,
     console: &Arc<Console>,
     live: Option<Arc<crate::run::sampler::LiveRates>>,
     emit: &dyn Emit,
 ) -> Result<(RunResult, crate::result::Recorded), i32> {
     let signals = Signals::install();
-    if job.io_mode == IoMode::Async {
+    if job.model.thread.engine == Kind::IoUring {
         if let Err(msg) = crate::engine::io_uring::probe() {
             console.line(level::FATAL, &format!("FATAL: {msg}"));
             return Err(exit::ENVIRONMENT);
@@ -154,14 +159,14 @@ fn not_run_why(by: Option<Command>, interrupted: bool, code: i32) -> String {
 /// Run the commands in order; the exit code and the command that set it (`None` when
 /// every command went well).
 fn execute_commands(
-    job: &FileioJob,
+    job: &Fileio,
     console: &Arc<Console>,
     signals: &Signals,
     emit: &dyn Emit,
 ) -> (i32, Option<Command>) {
     let mut code = exit::OK;
     let mut by = None;
-    for cmd in &job.commands {
+    for cmd in &job.settings.commands {
         if code != exit::OK {
             // Interrupted or failed: only a cleanup the user asked for still runs; not
             // after invalid input (nothing was written then) nor after an interrupted
@@ -174,7 +179,8 @@ fn execute_commands(
         let c = match cmd {
             Command::Help => exit::OK,
             Command::Prepare => {
-                let w = progress::waiting(job, console, "prepare: writing the test files");
+                let w =
+                    progress::waiting(&job.settings, console, "prepare: writing the test files");
                 let c = prepare(job, console, signals);
                 progress::done(console, w);
                 c
@@ -182,9 +188,10 @@ fn execute_commands(
             Command::Run => run::run(job, console, signals, emit, (false, None)).0,
             Command::Cleanup => {
                 console.line(level::NOTICE, "Removing test files...");
-                let w = progress::waiting(job, console, "cleanup: removing the test files");
+                let w =
+                    progress::waiting(&job.settings, console, "cleanup: removing the test files");
                 // sysbench's code (0) whatever unlink says; iomark says what stayed
-                for (name, e) in fileset::cleanup(&job.dir, job.file_num) {
+                for (name, e) in fileset::cleanup(&job.model.thread.dir, job.model.thread.files) {
                     console.err(&format!("iomark: cleanup: {name} was not removed: {e}"));
                 }
                 progress::done(console, w);
@@ -214,8 +221,8 @@ fn say_interrupted(console: &Console, signals: &Signals, what: &str) {
     }
 }
 
-fn geometry(job: &FileioJob, console: &Console) -> Result<Geometry, i32> {
-    job.geometry().map_err(|e| {
+fn geometry(job: &Fileio, console: &Console) -> Result<Geometry, i32> {
+    job.geometry.clone().map_err(|e| {
         console.line(level::FATAL, &format!("FATAL: {e}"));
         exit::INVALID
     })
@@ -233,13 +240,13 @@ fn print_failure(console: &Console, f: &Error) -> i32 {
     f.code
 }
 
-fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
+fn prepare(job: &Fileio, console: &Console, signals: &Signals) -> i32 {
     let g = match geometry(job, console) {
         Ok(g) => g,
         Err(c) => return c,
     };
-    let model = job.model(&g);
-    if let Err(f) = fileset::prepare_preflight(&model, &g) {
+    let model = &job.model;
+    if let Err(f) = fileset::prepare_preflight(model, &g) {
         return print_failure(console, &f);
     }
     console.line(level::NOTICE, &header::prepare_summary(&g));
@@ -260,14 +267,17 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
     console.line(level::NOTICE, "Creating files for the test...");
     console.line(
         level::NOTICE,
-        &format!("Extra file open flags: {}", job.extra_flags.describe()),
+        &format!(
+            "Extra file open flags: {}",
+            ExtraFlags::of(&model.thread).describe()
+        ),
     );
     let mut out = |l: String| console.line(level::NOTICE, &l);
     let mut content = prepare_content(job, g.block as usize);
-    match fileset::prepare(&model, &g, &mut out, &mut content, &signals.stop) {
+    match fileset::prepare(model, &g, &mut out, &mut content, &signals.stop) {
         Ok(p) => {
             console.line(level::NOTICE, &header::prepare_done(p.bytes, p.seconds));
-            let skipped = skipped_after(&job.commands, Command::Prepare);
+            let skipped = skipped_after(&job.settings.commands, Command::Prepare);
             say_interrupted(console, signals, &format!("prepare stopped early; the files written so far are kept and the next 'prepare' extends them{skipped}"));
             signals.exit_code().unwrap_or(exit::OK)
         }
@@ -279,9 +289,10 @@ fn prepare(job: &FileioJob, console: &Console, signals: &Signals) -> i32 {
 /// bytes for every chunk (so no two blocks are alike: dedup, case C07), or with
 /// `--validate` blocks that carry their checksum and offset. Zeros are written anew for
 /// every chunk: the chunk before may hold an extended file's own last bytes.
-fn prepare_content(job: &FileioJob, block: usize) -> impl FnMut(&mut [u8], u64) {
+fn prepare_content(job: &Fileio, block: usize) -> impl FnMut(&mut [u8], u64) {
     let mut rng = Xoroshiro128Plus::from_glibc(&mut GlibcRandom::new(std::process::id() ^ 0x5eed));
-    let (validate, random) = (job.validate, job.data == DataPattern::Random);
+    let t = &job.model.thread;
+    let (validate, random) = (t.validate, t.data == DataPattern::Random);
     move |buf: &mut [u8], offset: u64| {
         if validate {
             crate::run::verify::sysbench::fill(buf, offset, block, &mut rng);
@@ -312,28 +323,17 @@ fn skipped_after(commands: &[Command], stopped: Command) -> String {
 
 /// The RunResult of a `run` that stopped before its workers started: zero counts,
 /// `status` and the error text.
-fn stopped_result(
-    job: &FileioJob,
-    g: Option<&Geometry>,
-    status: Status,
-    error: String,
-) -> RunResult {
+fn stopped_result(job: &Fileio, status: Status, error: String) -> RunResult {
     let empty = result::Threads::default();
-    result::build(run::inputs(job, g, empty, status, Some(error), 0))
+    result::build(run::inputs(job, empty, status, Some(error), 0))
 }
 
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text).
-fn failed_before_start(
-    job: &FileioJob,
-    g: &Geometry,
-    console: &Console,
-    f: &Error,
-    emit: &dyn Emit,
-) -> i32 {
+fn failed_before_start(job: &Fileio, console: &Console, f: &Error, emit: &dyn Emit) -> i32 {
     let code = print_failure(console, f);
     if emit.json_pending() {
-        let r = stopped_result(job, Some(g), Status::Failed, f.lines.join("\n"));
+        let r = stopped_result(job, Status::Failed, f.lines.join("\n"));
         emit.save(&r, false, console);
     }
     code

@@ -12,7 +12,7 @@
 //! they are printed while the run goes on, by the main thread's schedule (run.rs).
 
 use crate::job::model::Job;
-use crate::job::sysbench::FileioJob;
+use crate::job::sysbench::Settings;
 use crate::run::sampler::{LiveRates, Rates};
 use crate::util::console::Console;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -20,7 +20,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 /// Whether `job` draws the live line.
-pub(super) fn wanted(job: &FileioJob) -> bool {
+pub(super) fn wanted(job: &Settings) -> bool {
     job.progress && std::io::stderr().is_terminal()
 }
 
@@ -102,7 +102,7 @@ fn run_style(b: ProgressBar, model: &Job, live: &Arc<LiveRates>) -> ProgressBar 
 
 /// A waiting line (`prepare`, `cleanup`) for `job` when it draws one, with the
 /// console's messages printed above it; [`done`] takes it off.
-pub(super) fn waiting(job: &FileioJob, console: &Console, what: &str) -> Option<ProgressBar> {
+pub(super) fn waiting(job: &Settings, console: &Console, what: &str) -> Option<ProgressBar> {
     let b = wanted(job).then(|| crate::run::copy::waiting(what))?;
     console.set_live(Some(b.clone()));
     Some(b)

@@ -7,7 +7,7 @@
 //! (`--json`, `--plot`), through the front end's [`Emit`] hook.
 
 use crate::files::fileset;
-use crate::job::sysbench::{FileioJob, Geometry};
+use crate::job::sysbench::{Fileio, Geometry};
 use crate::job::thread::Pace;
 use crate::probe::diagnosis::Diagnosis;
 use crate::probe::{pagecache, Root};
@@ -37,25 +37,23 @@ const MMAP_DIRECT_WARNING: &str = "iomark: WARNING: --file-io-mode=mmap reads an
 
 /// The builder's inputs of a fileio run (its job and file set, how it ended).
 pub(super) fn inputs(
-    job: &FileioJob,
-    g: Option<&Geometry>,
+    job: &Fileio,
     threads: Threads,
     status: Status,
     error: Option<String>,
     seed_used: u32,
 ) -> result::Inputs {
-    let mut i = result::Inputs::new("fileio", &job.argv, status);
+    let mut i = result::Inputs::new("fileio", &job.settings.argv, status);
     i.error = error;
-    i.summary = JobInfo::of_fileio(job, g, seed_used);
-    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(job, g), threads, job.percentile);
+    i.summary = JobInfo::of_fileio(job, seed_used);
+    let percentile = job.settings.percentile;
+    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(job), threads, percentile);
     i
 }
 
 /// The file set opened for a run, and what was known of the target before it.
 struct Ready {
     g: Geometry,
-    /// the job in the one job model over `g`, translated once for the whole run
-    model: crate::job::model::Job,
     files: Vec<std::fs::File>,
     root: Root,
     diag: Diagnosis,
@@ -95,7 +93,7 @@ struct Ran {
 /// `--plot`); an output that cannot be written is its FATAL line and exit 1 unless the
 /// run ends with another code.
 pub(super) fn run(
-    job: &FileioJob,
+    job: &Fileio,
     console: &Arc<Console>,
     signals: &Signals,
     emit: &dyn Emit,
@@ -109,17 +107,17 @@ pub(super) fn run(
     console.line(level::NOTICE, "Initializing worker threads...");
     console.line(level::NOTICE, "");
     let mut ran = Ran::default();
-    let shown = super::progress::wanted(job).then(|| {
+    let shown = super::progress::wanted(&job.settings).then(|| {
         let l = live.clone().unwrap_or_default();
-        let b = super::progress::run_line(&r.model, &l);
+        let b = super::progress::run_line(&job.model, &l);
         console.set_live(Some(b.clone()));
         (l, b)
     });
     ran.live = live.or_else(|| shown.as_ref().map(|(l, _)| l.clone()));
     // a live line reads the recorders while the run goes on
-    let sh = shared(job, (&r.model, r.g), ran.live.is_some(), console, signals);
-    let seed_used = if job.rand_seed != 0 {
-        job.rand_seed as u32
+    let sh = shared(job, r.g, ran.live.is_some(), console, signals);
+    let seed_used = if job.settings.rand_seed != 0 {
+        job.settings.rand_seed as u32
     } else {
         now_seed()
     };
@@ -178,13 +176,13 @@ pub(super) fn run(
 /// `sb_globals.error`), nor once a signal ends it (it dies of the signal:
 /// cli::fileio::end_as_sysbench). Whether they were left out.
 fn report_unless_silent(
-    job: &FileioJob,
+    job: &Fileio,
     (console, emit): (&Console, &dyn Emit),
     rr: &RunResult,
     end: &End,
     ran: &Ran,
 ) -> bool {
-    let silent = job.sysbench_only && (end.failure.is_some() || end.signal.is_some());
+    let silent = job.settings.sysbench_only && (end.failure.is_some() || end.signal.is_some());
     if !silent {
         print_report(job, (console, emit), rr, end.failure.is_some(), ran);
         notes_after(job, rr, (console, emit), end);
@@ -194,74 +192,74 @@ fn report_unless_silent(
 
 /// Check the job, print sysbench's headers, open the file set and look at the target
 /// (diagnosis, page cache); a failure before the start is reported (`--json` too).
-fn ready(job: &FileioJob, console: &Console, emit: &dyn Emit) -> Result<Ready, i32> {
+fn ready(job: &Fileio, console: &Console, emit: &dyn Emit) -> Result<Ready, i32> {
     let g = geometry(job, console)?;
-    if job.test_mode.is_none() {
+    if job.settings.test_mode.is_none() {
         console.line(
             level::FATAL,
             "FATAL: Missing required argument: --file-test-mode",
         );
         return Err(exit::FAILED);
     }
-    if !job.dir.is_dir() {
+    if !job.model.thread.dir.is_dir() {
         console.line(
             level::FATAL,
             &format!(
                 "FATAL: --file-dir={} is not an existing directory",
-                job.dir.display()
+                job.model.thread.dir.display()
             ),
         );
         return Err(exit::ENVIRONMENT);
     }
-    let model = job.model(&g);
+    let model = &job.model;
     if model.thread.direct {
-        if let Err(f) = fileset::direct_preflight(&model, &g) {
-            return Err(failed_before_start(job, &g, console, &f, emit));
+        if let Err(f) = fileset::direct_preflight(model, &g) {
+            return Err(failed_before_start(job, console, &f, emit));
         }
     }
-    for l in header::header_general(job, &model) {
+    for l in header::header_general(&job.settings, model) {
         console.line(level::NOTICE, &l);
     }
-    for l in header::header_fileio(&model, &g) {
+    for l in header::header_fileio(model, &g) {
         console.line(level::NOTICE, &l);
     }
-    let files = fileset::open_for_run(&model, &g, job.threads, |l| {
+    let files = fileset::open_for_run(model, &g, job.settings.threads, |l| {
         // iomark's own notices are notes: `--notes=off` leaves sysbench's lines alone
         if l.starts_with("iomark: ") {
-            if job.notes {
+            if job.settings.notes {
                 console.err(&l)
             }
         } else {
             console.line(level::DEBUG, &l)
         }
     })
-    .map_err(|f| failed_before_start(job, &g, console, &f, emit))?;
+    .map_err(|f| failed_before_start(job, console, &f, emit))?;
     let root = Root::default();
     let diag = crate::probe::diagnosis::diagnose(
         &root,
         &crate::probe::diagnosis::Inputs {
-            path: crate::files::dir_name(&job.dir),
+            path: crate::files::dir_name(&job.model.thread.dir),
             working_set_bytes: Some(g.total),
-            direct_io: job.extra_flags.direct,
+            direct_io: job.model.thread.direct,
             ..Default::default()
         },
     );
-    let before = pagecache::before(&root, &job.dir);
-    let (mmap_direct, buffered, reads) = cache_notes(&model, job.notes, console, &g, &before);
+    let before = pagecache::before(&root, &job.model.thread.dir);
+    let (mmap_direct, buffered, reads) =
+        cache_notes(model, job.settings.notes, console, &g, &before);
     let unwritten = reads.then(|| {
         (0..g.files)
             .filter_map(|i| {
-                let p = fileset::path(&job.dir, i);
+                let p = fileset::path(&job.model.thread.dir, i);
                 crate::files::preflight::unwritten_bytes(&p, &[(0, g.file_size)])
             })
             .sum()
     });
     // the device view, through the one root a run's device is described by
-    let watch = crate::probe::devstat::Watch::of_path(&Root::of_samples(), &job.dir);
+    let watch = crate::probe::devstat::Watch::of_path(&Root::of_samples(), &job.model.thread.dir);
     Ok(Ready {
         watch,
         g,
-        model,
         files,
         root,
         diag,
@@ -315,18 +313,19 @@ fn cache_notes(
 
 /// The state the workers and the main thread share.
 fn shared(
-    job: &FileioJob,
-    (model, g): (&crate::job::model::Job, Geometry),
+    job: &Fileio,
+    g: Geometry,
     watched: bool,
     console: &Arc<Console>,
     signals: &Signals,
 ) -> Shared {
-    let threads = job.threads as usize;
+    let model = &job.model;
+    let threads = job.settings.threads as usize;
     let live = watched
-        || job.report_interval > 0
-        || job.samples
-        || !job.report_checkpoints.is_empty()
-        || job.forced_shutdown.is_some();
+        || job.settings.report_interval > 0
+        || job.settings.samples
+        || !job.settings.report_checkpoints.is_empty()
+        || job.settings.forced_shutdown.is_some();
     let paced = matches!(model.thread.pace, Pace::Shared { .. });
     Shared {
         gen: Mutex::new(Generator::new(model, g)),
@@ -338,7 +337,7 @@ fn shared(
         stop: Arc::clone(&signals.stop),
         start: OnceLock::new(),
         stats: (0..threads)
-            .map(|_| Mutex::new(JobStats::thread(live && job.report_interval > 0)))
+            .map(|_| Mutex::new(JobStats::thread(live && job.settings.report_interval > 0)))
             .collect(),
         in_event: (0..threads).map(|_| AtomicBool::new(false)).collect(),
         failure: Mutex::new(None),
@@ -350,9 +349,9 @@ fn shared(
         pool_extra: 1 << 20,
         clock: crate::run::clock(),
         live_stats: live,
-        marks_events: job.forced_shutdown.is_some(),
-        hist_draw: job.percentile > 0,
-        debug: job.debug,
+        marks_events: job.settings.forced_shutdown.is_some(),
+        hist_draw: job.settings.percentile > 0,
+        debug: job.settings.debug,
     }
 }
 
@@ -366,14 +365,14 @@ fn now_seed() -> u32 {
 /// arrivals' own), release them together, keep the schedule until they finish; the
 /// exit code of the schedule (exit 2 at a forced shutdown).
 fn workers(
-    job: &FileioJob,
+    job: &Fileio,
     sh: &Shared,
     fds: &[i32],
     seed: u32,
     (console, emit): (&Console, &dyn Emit),
     ran: &mut Ran,
 ) -> i32 {
-    let threads = job.threads as usize;
+    let threads = job.settings.threads as usize;
     let mut seeder = GlibcRandom::new(seed);
     let rngs: Vec<Xoroshiro128Plus> = (0..threads)
         .map(|_| Xoroshiro128Plus::from_glibc(&mut seeder))
@@ -503,12 +502,14 @@ struct Due {
 }
 
 impl Due {
-    fn new(job: &FileioJob, start: Instant) -> Due {
+    fn new(job: &Fileio, start: Instant) -> Due {
         let secs = Duration::from_secs;
         Due {
-            interval: (job.report_interval > 0).then(|| start + secs(job.report_interval)),
+            interval: (job.settings.report_interval > 0)
+                .then(|| start + secs(job.settings.report_interval)),
             last_interval: start,
             checkpoints: job
+                .settings
                 .report_checkpoints
                 .iter()
                 .map(|c| start + secs(*c))
@@ -516,8 +517,9 @@ impl Due {
                 .into_iter()
                 .peekable(),
             forced_at: job
+                .settings
                 .forced_shutdown
-                .map(|f| start + secs(job.time_limit + f)),
+                .map(|f| start + secs(job.time_limit() + f)),
             seg_start: start,
         }
     }
@@ -541,17 +543,17 @@ impl Due {
 /// The main schedule: interval lines, checkpoints, samples, forced shutdown, until
 /// every worker has finished; then the final snapshot.
 fn schedule(
-    job: &FileioJob,
+    job: &Fileio,
     sh: &Shared,
     start: Instant,
     (console, emit): (&Console, &dyn Emit),
     ran: &mut Ran,
 ) -> i32 {
     let mut due = Due::new(job, start);
-    if job.samples || ran.live.is_some() {
-        let mut smp = Sampler::new(start, crate::run::sampler::period_for(job.time_limit));
-        if job.samples {
-            let dir = std::slice::from_ref(&job.dir);
+    if job.settings.samples || ran.live.is_some() {
+        let mut smp = Sampler::new(start, crate::run::sampler::period_for(job.time_limit()));
+        if job.settings.samples {
+            let dir = std::slice::from_ref(&job.model.thread.dir);
             smp = smp.with_probes(crate::run::sampler::Probes::new(&Root::of_samples(), dir));
         }
         if let Some(l) = &ran.live {
@@ -605,7 +607,7 @@ fn schedule(
                     (now - start).as_secs_f64().round() as u64
                 ),
             );
-            let r = result::build(inputs(job, Some(&sh.geom), snap, Status::Ok, None, 0));
+            let r = result::build(inputs(job, snap, Status::Ok, None, 0));
             console.block(level::NOTICE, &emit.report(&r));
         }
         running = sh.running.lock().unwrap_or_else(|e| e.into_inner());
@@ -620,7 +622,7 @@ fn schedule(
 
 /// One `--report-interval` line (and its RunResult interval) over every thread.
 fn interval_line(
-    job: &FileioJob,
+    job: &Fileio,
     sh: &Shared,
     start: Instant,
     now: Instant,
@@ -640,11 +642,19 @@ fn interval_line(
     }
     let dur = (now - due.last_interval).as_secs_f64();
     due.last_interval = now;
-    let p = percentile_ns(&h, f64::from(job.percentile.max(1)));
+    let p = percentile_ns(&h, f64::from(job.settings.percentile.max(1)));
     let elapsed = (now - start).as_secs_f64();
     console.line(
         level::NOTICE,
-        &super::progress::interval_line(elapsed, dur, bytes.0, bytes.1, bytes.2, p, job.percentile),
+        &super::progress::interval_line(
+            elapsed,
+            dur,
+            bytes.0,
+            bytes.1,
+            bytes.2,
+            p,
+            job.settings.percentile,
+        ),
     );
     ran.intervals.push(Interval {
         t_s: elapsed,
@@ -652,12 +662,12 @@ fn interval_line(
         read_bytes: bytes.0,
         written_bytes: bytes.1,
         fsyncs: bytes.2,
-        percentile: job.percentile,
+        percentile: job.settings.percentile,
         lat_pct_ns: p,
     });
     due.interval = due
         .interval
-        .map(|t| t + Duration::from_secs(job.report_interval));
+        .map(|t| t + Duration::from_secs(job.settings.report_interval));
 }
 
 /// Every thread's statistics now (settled, stats/job.rs), for the period since
@@ -685,7 +695,7 @@ fn snapshot(sh: &Shared, start: Instant, seg_start: Instant, reset: bool) -> Thr
 
 /// sysbench's report (with the partial report after a failure, which sysbench omits).
 fn print_report(
-    job: &FileioJob,
+    job: &Fileio,
     (console, emit): (&Console, &dyn Emit),
     r: &RunResult,
     failed: bool,
@@ -712,7 +722,7 @@ fn print_report(
         console.line(level::INFO, "Done.");
         console.line(level::INFO, "");
     }
-    if job.histogram {
+    if job.settings.histogram {
         console.block(level::FATAL, &emit.histogram(r));
     }
     console.block(level::NOTICE, &emit.report(r));
@@ -725,7 +735,7 @@ fn print_report(
             ),
         );
     }
-    if job.debug {
+    if job.settings.debug {
         for l in emit.threads(r).lines() {
             console.line(level::DEBUG, l);
         }
@@ -734,7 +744,7 @@ fn print_report(
 
 /// iomark's notes after the report (none after a failure): a result above the
 /// device's ceiling, then the notes block (page cache, the end-of-test fsync).
-fn notes_after(job: &FileioJob, rr: &RunResult, (console, emit): (&Console, &dyn Emit), end: &End) {
+fn notes_after(job: &Fileio, rr: &RunResult, (console, emit): (&Console, &dyn Emit), end: &End) {
     if end.failure.is_some() {
         return;
     }
@@ -746,7 +756,7 @@ fn notes_after(job: &FileioJob, rr: &RunResult, (console, emit): (&Console, &dyn
         let line = format!("iomark: {}", w.message);
         note_line(job, console, &line);
     }
-    if job.notes {
+    if job.settings.notes {
         for l in emit.notes(rr).lines() {
             note_line(job, console, l);
         }
@@ -755,8 +765,8 @@ fn notes_after(job: &FileioJob, rr: &RunResult, (console, emit): (&Console, &dyn
 
 /// One line of iomark's notes: on stdout after the report (none under the `sysbench`
 /// persona, whose output is sysbench's alone).
-fn note_line(job: &FileioJob, console: &Console, line: &str) {
-    if !job.sysbench_only {
+fn note_line(job: &Fileio, console: &Console, line: &str) {
+    if !job.settings.sysbench_only {
         console.line(level::NOTICE, line);
     }
 }
@@ -777,13 +787,7 @@ fn status_of(ran: &Ran, end: &End) -> Status {
 /// The builder's inputs of the run's RunResult (reported, written to `--json`, drawn
 /// for `--plot`; built by `ranks::conclude`): the snapshot, the page-cache check, the
 /// ceiling check, warnings, the target's diagnosis and the samples.
-fn end_inputs(
-    job: &FileioJob,
-    r: &Ready,
-    snap: Threads,
-    end: &End,
-    ran: &mut Ran,
-) -> result::Inputs {
+fn end_inputs(job: &Fileio, r: &Ready, snap: Threads, end: &End, ran: &mut Ran) -> result::Inputs {
     let sum = |f: fn(&JobStats) -> u64| snap.threads.iter().map(f).sum::<u64>();
     let (read, written) = (sum(|t| t.read.bytes), sum(|t| t.write.bytes));
     let check = pagecache::after(&r.root, &r.before, r.g.total, r.buffered, read, written);
@@ -796,10 +800,10 @@ fn end_inputs(
         ceiling.map_or("", |c| c.set_by.as_str()),
     );
     let error = end.failure.as_ref().map(|l| l.join("\n"));
-    let mut i = inputs(job, Some(&r.g), snap, status_of(ran, end), error, end.seed);
+    let mut i = inputs(job, snap, status_of(ran, end), error, end.seed);
     i.intervals = std::mem::take(&mut ran.intervals);
     // a sampler only for the live view adds no series
-    if let Some(smp) = ran.sampler.take().filter(|_| job.samples) {
+    if let Some(smp) = ran.sampler.take().filter(|_| job.settings.samples) {
         i.sample_period_s = smp.period.as_secs_f64();
         i.sample_sources = smp.sources();
         i.samples = smp.samples;
@@ -829,8 +833,8 @@ fn end_inputs(
 /// Keep a completed result in the results history (files/history.rs; not `mark`'s
 /// tests, not with `--history=off`) and say so on stderr, where sysbench's report is
 /// not.
-fn keep_history(job: &FileioJob, rr: &RunResult, console: &Console) {
-    let on = job.history && rr.status == crate::result::Status::Ok;
+fn keep_history(job: &Fileio, rr: &RunResult, console: &Console) {
+    let on = job.settings.history && rr.status == crate::result::Status::Ok;
     let name = crate::result::history::name(rr, std::process::id());
     if let Some(line) = crate::files::history::keep(&name, &result::json_bytes(rr), on) {
         console.err(&line);
