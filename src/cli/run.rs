@@ -162,7 +162,8 @@ fn refusal(e: fio::FioError, raw: &[String], persona: Persona) -> Error {
 /// `--output` the header prints them, [`headed`]).
 fn say_fio_info(cmd: &fio::FioCommand) {
     if cmd.output.is_some() {
-        for l in &cmd.fio_info {
+        let jobs = cmd.jobs.iter().flat_map(|j| &j.said_lines);
+        for l in cmd.fio_info.iter().chain(jobs) {
             crate::out!("{l}\n");
         }
     }

@@ -15,9 +15,11 @@
 //! process, without a system call, spinning until enough are there.
 //!
 //! A request the kernel refuses at io_submit (EBADF, EINVAL for a bad iocb) fails
-//! in `submit` when it was submitted there; in batch mode it comes back from `reap`
-//! as a failed completion, like an I/O error. fsync stays a synchronous syscall (fio's
-//! libaio does the same: Linux has no AIO fsync for most files).
+//! in `submit` when it was submitted there; in batch mode the batch's commit fails
+//! with its errno (in the `submit`, `flush` or `reap` that handed the batch over) and
+//! the rest of the batch is never handed over, as fio 3.33's failed `td_io_commit`.
+//! fsync stays a synchronous syscall (fio's libaio does the same: Linux has no AIO
+//! fsync for most files).
 
 use super::{last_errno, sync_fd, Completion, Dir, Engine, IoErr, IoReq, SyncKind};
 use crate::util::engines::Kind;
@@ -123,8 +125,6 @@ pub struct Aio {
     iocbs: Vec<Iocb>,
     /// iocbs queued and not yet handed to the kernel
     queue: Vec<*mut Iocb>,
-    /// requests the kernel refused in a batched io_submit, handed back by `reap`
-    refused: Vec<Completion>,
     events: Vec<IoEvent>,
     /// requests submitted and not yet reaped
     in_flight: usize,
@@ -161,7 +161,6 @@ impl Aio {
             depth,
             iocbs: vec![Iocb::default(); depth],
             queue: Vec::with_capacity(depth),
-            refused: Vec::new(),
             events: vec![IoEvent::default(); depth],
             in_flight: 0,
             batch: 1,
@@ -212,9 +211,10 @@ impl Aio {
         ok.then_some(ring)
     }
 
-    /// Hand the queue to the kernel. A refused first iocb is taken off the queue and
-    /// returned as a failed completion; EAGAIN with requests in flight leaves the rest
-    /// queued for after the next reap (the kernel is out of request slots).
+    /// Hand the queue to the kernel. An iocb the kernel refuses fails the commit with its
+    /// errno, the requests still queued dropped (fio 3.33's failed `td_io_commit`);
+    /// EAGAIN with requests in flight leaves the rest queued for after the next reap
+    /// (the kernel is out of request slots).
     fn commit(&mut self) -> Result<(), IoErr> {
         let mut done = 0;
         let mut stalled: Option<std::time::Instant> = None;
@@ -247,13 +247,11 @@ impl Aio {
                     self.in_flight += n;
                 }
                 Err(e) => {
-                    // SAFETY: as above; the kernel did not take this iocb.
-                    let slot = unsafe { (*rest[0]).data } as usize;
-                    self.refused.push(Completion {
-                        slot,
-                        res: -i64::from(e),
-                    });
-                    done += 1;
+                    // the kernel refused the first iocb left: the commit fails, as fio
+                    // 3.33's `td_io_commit` does, and the requests still queued are
+                    // never handed over
+                    self.queue.clear();
+                    return Err(IoErr::Errno(e));
                 }
             }
         }
@@ -407,10 +405,8 @@ impl Engine for Aio {
         if !self.queue.is_empty() {
             self.commit()?;
         }
-        let refused = self.refused.len();
-        out.append(&mut self.refused);
-        let want = min.saturating_sub(refused).min(self.in_flight);
-        if self.in_flight == 0 || (want == 0 && refused > 0) {
+        let want = min.min(self.in_flight);
+        if self.in_flight == 0 {
             return Ok(());
         }
         let max = self.reap_max.min(self.in_flight).max(want);
@@ -433,7 +429,6 @@ impl Engine for Aio {
         if !self.queue.is_empty() {
             self.commit()?;
         }
-        out.append(&mut self.refused);
         if self.in_flight == 0 {
             return Ok(());
         }
@@ -550,7 +545,7 @@ mod tests {
     }
 
     /// A write lands in the file; a read past the end is short; a bad descriptor is
-    /// refused in `submit` (per-request) or comes back from `reap` (batched).
+    /// refused in `submit`, per request or as the batch's failed commit.
     #[test]
     fn writes_eof_and_refusals() {
         let (_d, f, mut slab) = fixture();
@@ -578,11 +573,13 @@ mod tests {
         assert_eq!(a.submit(2, &bad), Err(IoErr::Errno(libc::EBADF)));
         let mut a = a.batched(2);
         assert_eq!(a.submit(2, &bad), Ok(None));
-        assert_eq!(a.submit(3, &read(&slab, 3, 1)), Ok(None));
-        let mut out = reap_all(&mut a, 2);
-        out.sort_by_key(|c| c.slot);
-        assert_eq!((out[0].slot, out[0].res), (2, -i64::from(libc::EBADF)));
-        assert_eq!((out[1].slot, out[1].res), (3, 4096));
+        // the batch's io_submit refuses its first iocb: the commit fails, and the other
+        // request of the batch is never handed over (nothing to reap)
+        let refused = a.submit(3, &read(&slab, 3, 1));
+        assert_eq!(refused, Err(IoErr::Errno(libc::EBADF)));
+        let mut out = Vec::new();
+        a.reap(0, &mut out).unwrap();
+        assert!(out.is_empty(), "{out:?}");
     }
 
     /// `wait_some` returns after its timeout when nothing completes, and with the
@@ -613,9 +610,8 @@ mod tests {
         };
         let p: *mut Iocb = &mut a.iocbs[0];
         a.queue.push(p);
-        a.commit().unwrap();
-        if !a.refused.is_empty() {
-            return eprintln!("SKIPPED: IOCB_CMD_POLL refused: {:?}", a.refused);
+        if let Err(e) = a.commit() {
+            return eprintln!("SKIPPED: IOCB_CMD_POLL refused: {e:?}");
         }
         let mut out = Vec::new();
         let t = std::time::Instant::now();

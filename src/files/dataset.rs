@@ -429,23 +429,31 @@ pub fn pre_read(files: &[FileSpec]) -> Result<(), FilesError> {
     Ok(())
 }
 
-/// The regular files under `dir` and its subdirectories (fio's `opendir`), sorted;
-/// links are not followed.
+/// The regular files under `dir` and its subdirectories (fio's `opendir`), in fio
+/// 3.33's order: the directory's entries as readdir(3) gives them, a subdirectory's
+/// files where the subdirectory is met (depth first), each named `DIR/NAME` as fio joins
+/// it; links are not followed.
 pub fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let e = e?;
-            let t = e.file_type()?;
-            if t.is_dir() {
-                todo.push(e.path());
-            } else if t.is_file() {
-                out.push(e.path());
-            }
+    let mut walk = vec![(dir.to_path_buf(), std::fs::read_dir(dir)?)];
+    while let Some((d, entries)) = walk.last_mut() {
+        let Some(e) = entries.next() else {
+            walk.pop();
+            continue;
+        };
+        let e = e?;
+        let mut path = d.as_os_str().to_owned();
+        path.push("/");
+        path.push(e.file_name());
+        let path = PathBuf::from(path);
+        let t = e.file_type()?;
+        if t.is_dir() {
+            let entries = std::fs::read_dir(&path)?;
+            walk.push((path, entries));
+        } else if t.is_file() {
+            out.push(path);
         }
     }
-    out.sort();
     Ok(out)
 }
 

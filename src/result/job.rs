@@ -198,6 +198,10 @@ pub struct EffectiveJob {
     /// never start …"); the text header and the JSON output print them first
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setup_lines: Vec<String>,
+    /// lines fio prints on its standard output while it reads the job's options (`fio:
+    /// opendir added N files`), once, before the job's section line; on stdout only
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub said_lines: Vec<String>,
     /// lines the job's engine prints on fio's standard output as each job thread
     /// starts (fio's engine init: cpuio's `NAME (noop): ioengine=cpuio, cpuload=50,
     /// cpucycle=50000`, exec's `NAME : program=…` and `NAME : Saving output of …`): after
@@ -310,6 +314,7 @@ impl EffectiveJob {
             thread: j.thread,
             options: j.options.clone(),
             setup_lines: j.setup_lines.clone(),
+            said_lines: j.said_lines.clone(),
             start_lines: j.start_lines.clone(),
             early_header: j.early_header,
             early_stdout: j.early_stdout,
@@ -383,6 +388,7 @@ impl EffectiveJob {
             thread: true,
             options: vec![],
             setup_lines: vec![],
+            said_lines: vec![],
             start_lines: vec![],
             early_header: false,
             early_stdout: false,

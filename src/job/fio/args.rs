@@ -344,6 +344,7 @@ pub fn jobs_from_sections(
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices, (fio, cpus))
                     .map_err(in_section(name))?;
+                said_in_global(&mut global, &mut cmd.notices);
             }
             // (listed as written)
             cmd.global_options.extend(written.iter().map(|e| {
@@ -506,6 +507,7 @@ fn globals(
             (cmd.job_setup_errors, cpus(i)),
         )
         .map_err(|err| opened_if(to_out(i), err))?;
+        said_in_global(&mut base, &mut cmd.notices);
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -540,7 +542,7 @@ fn apply_entry(
     let Some(list) = as_fio else {
         options::apply(job, &e.key, typed, &e.origin, notices)?;
         cpus_past_machine(job, e, cpus)?;
-        return dirs_as_fio(job, e, cpus, notices);
+        return dirs_as_fio(job, e, cpus);
     };
     // a list that sets no CPU (`5-1`) is read as a CPU that stands for it, then
     // emptied: fio's thread fails to set that affinity (EINVAL), as `cpumask=0`'s
@@ -567,16 +569,18 @@ fn apply_entry(
     cpus_past_machine(job, e, cpus)
 }
 
+/// The lines a `[global]` section's callbacks said (`job`: the global job being read):
+/// fio says them as it reads the section, before any job's lines, so they are the
+/// command's ([`FioCommand::fio_info`]), not each job's.
+fn said_in_global(job: &mut FioJob, notices: &mut Vec<Notice>) {
+    notices.extend(job.said_lines.drain(..).map(Notice::Info));
+}
+
 /// fio 3.33's `directory` and `opendir` callbacks, which look at the file system as the
 /// job is read (job/fio/dirs.rs): a name that is no directory refused with fio's line,
-/// opendir's count said (its line on the output). `fio`: the fio persona outside
+/// opendir's count kept as the job's line (`FioJob::said_lines`). `fio`: the fio persona outside
 /// `--parse-only` (fio runs no callback on a dry run).
-fn dirs_as_fio(
-    job: &FioJob,
-    e: &Entry,
-    fio: bool,
-    notices: &mut Vec<Notice>,
-) -> Result<(), FioError> {
+fn dirs_as_fio(job: &mut FioJob, e: &Entry, fio: bool) -> Result<(), FioError> {
     let value = e.value.as_deref().unwrap_or_default();
     match options::canonical(&e.key).as_str() {
         _ if !fio => Ok(()),
@@ -588,7 +592,8 @@ fn dirs_as_fio(
             let dir = job.tuning.opendir.as_deref().unwrap_or(value);
             match crate::job::fio::dirs::opendir_count(dir) {
                 Ok(n) => {
-                    notices.push(Notice::Info(crate::job::fio::dirs::opendir_added(n)));
+                    let line = crate::job::fio::dirs::opendir_added(n);
+                    job.said_lines.push(line);
                     Ok(())
                 }
                 Err(account) => Err(options::bad("opendir", value, account, &e.origin)),

@@ -430,6 +430,10 @@ pub struct FioJob {
     /// lines fio prints on its standard output while it sets this job up, once per job
     /// thread (finish.rs: the verify phase a time-based writer never reaches)
     pub setup_lines: Vec<String>,
+    /// lines fio prints on its standard output while it reads this job's options (its
+    /// `opendir` callback: `fio: opendir added N files`), once, before the job's section
+    /// line (a `[global]` section's go to [`FioCommand::fio_info`], before every job's)
+    pub said_lines: Vec<String>,
     /// lines the job's engine prints as each job thread starts (finish.rs: fio's engine
     /// init of cpuio and exec)
     pub start_lines: Vec<String>,
@@ -510,6 +514,7 @@ impl Default for FioJob {
             negatives: Vec::new(),
             fio_readings: Vec::new(),
             setup_lines: Vec::new(),
+            said_lines: Vec::new(),
             start_lines: Vec::new(),
             early_header: false,
             early_stdout: false,

@@ -18,7 +18,13 @@ use crate::result::RunResult;
 /// The header of a run's reported `jobs` with its `global` options, `version` being
 /// the version line (`fio-3.33`).
 pub fn header(r: &RunResult, version: &str) -> String {
-    let Some((sections, after)) = parts(r) else {
+    header_of(r, version, true)
+}
+
+/// [`header`], with the lines fio said while it read each job
+/// ([`EffectiveJob::said_lines`]) before its section line when `said` (stdout).
+fn header_of(r: &RunResult, version: &str, said: bool) -> String {
+    let Some((sections, after)) = parts(r, said) else {
         // nothing ran (a stop during layout): fio prints no header either
         return String::new();
     };
@@ -28,7 +34,8 @@ pub fn header(r: &RunResult, version: &str) -> String {
 /// [`header`] without the [`thread_lines`]: the header fio 3.33 writes into an
 /// `--output` file, where its job threads' lines never arrive.
 pub fn header_to_file(r: &RunResult, version: &str) -> String {
-    let full = header(r, version);
+    // (the lines fio said while it read the jobs stay on stdout)
+    let full = header_of(r, version, false);
     let threads = thread_lines(r);
     match full.strip_suffix(threads.as_str()) {
         Some(rest) if !threads.is_empty() => rest.to_string(),
@@ -88,12 +95,12 @@ pub(crate) fn failed_in_setup(j: &JobResult) -> bool {
 /// when no job was reported. fio's server sends both parts to its client, which prints
 /// each line after the host's name (report/fio/text/clients.rs); the version line is
 /// the client's own.
-pub(crate) fn parts(r: &RunResult) -> Option<(String, String)> {
+pub(crate) fn parts(r: &RunResult, said: bool) -> Option<(String, String)> {
     if r.jobs.is_empty() {
         return None;
     }
     // (the lines fio printed on stdout before `--output` took the report: not here)
-    let (s, threads, procs) = sections(r, |j| !j.job.early_stdout, true);
+    let (s, threads, procs) = sections(r, |j| !j.job.early_stdout, (true, said));
     let mut after = starting(threads, procs);
     for l in &r.layout_lines {
         after += l;
@@ -138,10 +145,15 @@ fn thread_start_lines(j: &JobResult) -> String {
     s
 }
 
-/// The lines of each section of the reported jobs: its jobs' setup lines and, for the
-/// sections `lined` says, the section line after the first job's and `...` after the
-/// last of several; with the counts of job threads and processes.
-fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool, setup: bool) -> (String, u32, u32) {
+/// The lines of each section of the reported jobs: the lines fio said while it read the
+/// section (`said`), its jobs' setup lines (`setup`) and, for the sections `lined`
+/// says, the section line after the first job's and `...` after the last of several;
+/// with the counts of job threads and processes.
+fn sections(
+    r: &RunResult,
+    lined: impl Fn(&JobResult) -> bool,
+    (setup, said): (bool, bool),
+) -> (String, u32, u32) {
     let (jobs, global) = (&r.jobs[..], &r.global_options[..]);
     let mut s = String::new();
     let (mut threads, mut procs) = (0u32, 0u32);
@@ -150,6 +162,12 @@ fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool, setup: bool) -> (
         let n = j.job.numjobs.max(1);
         // fio sets up each of the section's jobs in turn: its setup lines, then the
         // section line after the first, `...` after the last of several
+        if said {
+            for l in &j.job.said_lines {
+                s += l;
+                s.push('\n');
+            }
+        }
         if setup {
             s += &setup_lines(j, 1);
         }
@@ -182,14 +200,20 @@ fn sections(r: &RunResult, lined: impl Fn(&JobResult) -> bool, setup: bool) -> (
 /// report: every job's setup lines, and the section line of each command-line job fio
 /// added while the output format was still `normal` (job/fio/args.rs).
 pub fn setup_only(r: &RunResult) -> String {
-    sections(r, |j| j.job.early_header, true).0
+    sections(r, |j| j.job.early_header, (true, false)).0
+}
+
+/// [`setup_only`] on stdout: with the lines fio said while it read each job
+/// ([`EffectiveJob::said_lines`]) before its own.
+pub fn setup_said(r: &RunResult) -> String {
+    sections(r, |j| j.job.early_header, (true, true)).0
 }
 
 /// The section lines (and `...`) of the command-line jobs fio 3.33 printed on stdout
 /// while it read its command line, before an `--output=FILE` given after them sent the
 /// report to the file: printed on stdout, the report's header leaves them out.
 pub fn said_on_stdout(r: &RunResult) -> String {
-    sections(r, |j| j.job.early_stdout, false).0
+    sections(r, |j| j.job.early_stdout, (false, false)).0
 }
 
 /// The lines fio prints while it sets up `clones` of `j`'s section's jobs (each job's
@@ -324,7 +348,7 @@ pub fn client_header(ranks: &RanksSummary, version: &str) -> Vec<u8> {
         );
     }
     for p in &ranks.per_rank {
-        let Some((sections, after)) = parts(&p.result) else {
+        let Some((sections, after)) = parts(&p.result, true) else {
             continue;
         };
         for l in sections.lines().chain(after.lines()).chain([""]) {
@@ -385,7 +409,7 @@ impl Headed {
         } else if self.full {
             header_to_file(r, &self.version)
         } else if self.threads && self.before_documents {
-            setup_only(r) + &start_lines(r)
+            setup_said(r) + &start_lines(r)
         } else {
             setup_only(r)
         };

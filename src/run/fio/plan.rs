@@ -77,6 +77,9 @@ pub(crate) struct Plan {
     /// under the fio persona, `ioscheduler` the queue under one of the job's files did
     /// not take: the thread fails or goes on as fio 3.33's (set after the layout)
     pub iosched_miss: Option<IoschedMiss>,
+    /// under the fio persona, the errno of the open of the `read_iolog` this thread
+    /// could not open: the thread fails as fio 3.33's fails to set its log up
+    pub iolog_unopened: Option<i32>,
 }
 
 /// How a job's `ioscheduler` missed, as fio 3.33's thread meets it (`set_ioscheduler`).
@@ -212,6 +215,7 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         fio_errors: false,
         say_hooks: false,
         iosched_miss: None,
+        iolog_unopened: None,
     }
 }
 
@@ -313,6 +317,10 @@ pub(crate) fn files_for(
     laid: &Laid,
 ) -> Result<(Vec<FileSpec>, Vec<Region>), RunError> {
     if job.more.replay.file.is_some() {
+        // the fio persona: a log that cannot be opened fails the thread (no file)
+        if iolog_unopened(job, t).is_some() {
+            return Ok((Vec::new(), Vec::new()));
+        }
         return Ok(replay_files(job, t, &load_replay(job, t)?));
     }
     // a character device has no size of its own (fio: the job's size= is used)
@@ -618,6 +626,11 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         if paths.is_empty() && job.fio_persona && job.filename.is_none() && nrfiles {
             paths = generated();
         }
+        // without it fio's job has no file: with `size=` it runs and moves nothing, without
+        // it its setup fails (run/fio/setup.rs, `you need to specify size=`)
+        if paths.is_empty() && job.fio_persona && job.filename.is_none() {
+            return Ok(paths);
+        }
     }
     if paths.is_empty() {
         return Err(RunError::Plan {
@@ -666,6 +679,14 @@ fn start_of(job: &FioJob, t: u32, existing: Option<u64>) -> u64 {
 }
 
 /// The log thread `t` of `job` replays (`read_iolog`).
+/// Under the fio persona, the errno of thread `t`'s `read_iolog` that cannot be opened:
+/// fio 3.33's thread fails setting its log up (`Plan::iolog_unopened`).
+fn iolog_unopened(job: &FioJob, t: u32) -> Option<i32> {
+    job.fio_persona
+        .then(|| replay::unopened(&job.more.replay, subjob(job, t)))
+        .flatten()
+}
+
 fn load_replay(job: &FioJob, t: u32) -> Result<replay::Replay, RunError> {
     replay::load(&job.more.replay, subjob(job, t)).map_err(|why| RunError::Plan {
         job: job.name.clone(),
@@ -904,6 +925,18 @@ fn byte_limit_of(job: &FioJob, regions: &[Region], pass_bytes: u64, replay: bool
 /// The plan of thread `t` of `job` (`global_index` among all threads), its files sized
 /// as they are once the earlier jobs are laid out (`laid`).
 pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Result<Plan, RunError> {
+    // the fio persona: a `read_iolog` the thread cannot open fails the thread
+    if let Some(errno) = job.more.replay.file.as_ref().and(iolog_unopened(job, t)) {
+        return Ok(Plan {
+            iolog_unopened: Some(errno),
+            ..stand_in(job, t, global_index)
+        });
+    }
+    planned(job, t, global_index, laid)
+}
+
+/// [`plan`] of a thread that runs.
+fn planned(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Result<Plan, RunError> {
     let verify_only = verify_only_job(job)?;
     let job = verify_only.as_ref().unwrap_or(job);
     let replay = match job.more.replay.file {
@@ -980,14 +1013,17 @@ pub(crate) fn plan(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Resu
         fio_errors: false,
         say_hooks: false,
         iosched_miss: None,
+        iolog_unopened: None,
     })
 }
 
 /// The checks of a thread's files against its job before it runs: a trim job names no
-/// character device, and every I/O region holds the smallest block. (A region smaller
+/// character device, and some I/O region holds the smallest block. (A region smaller
 /// than a larger block runs, as fio's: a request that does not fit before the region's
-/// end ends the file, so `bs=4k,1m size=64k rw=randrw` reads until its first write.
-/// One smaller than every block is refused where fio runs it without I/O:
+/// end ends the file, so `bs=4k,1m size=64k rw=randrw` reads until its first write; a
+/// file whose region holds no block at all — `opendir`'s file smaller than `bs` — is
+/// opened and closed without I/O while the others run, as fio 3.33 does. A job none of
+/// whose regions holds a block is refused where fio runs it without I/O:
 /// docs/compat/fio.md.)
 fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result<(), RunError> {
     let min_bs = job.min_bs();
@@ -1008,6 +1044,9 @@ fn check_regions(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Result
     // every region empty (each starts at or past its file's end): fio 3.33 runs the
     // thread without I/O (`no_region`)
     if no_region(regions) {
+        return Ok(());
+    }
+    if regions.iter().any(|r| r.1 >= min_bs) {
         return Ok(());
     }
     if let Some((f, r)) = files.iter().zip(regions).find(|(_, r)| r.1 < min_bs) {

@@ -95,6 +95,21 @@ pub fn load(keys: &ReplayKeys, t: u32) -> Result<Replay, String> {
     parse(&text, keys).map_err(|e| format!("read_iolog={name}: {e}"))
 }
 
+/// The errno of the open of thread `t`'s log (its name as [`load`] picks it), when the
+/// log cannot be opened (missing, unreadable): fio 3.33's thread then fails as it sets
+/// up its log (run/fio/thread.rs). `None` when it opens, or for stdin's `-`.
+pub fn unopened(keys: &ReplayKeys, t: u32) -> Option<i32> {
+    let names = crate::job::fio::names::split_names(keys.file.as_deref()?);
+    let name = names.get(t as usize % names.len().max(1))?;
+    if name.is_empty() || name == "-" {
+        return None;
+    }
+    match std::fs::File::open(Path::new(name)) {
+        Ok(_) => None,
+        Err(e) => Some(e.raw_os_error().unwrap_or(libc::EIO)),
+    }
+}
+
 /// The log's version from its first line.
 fn version(first: &str) -> Result<u8, String> {
     if first.starts_with("fio version 2 iolog") {

@@ -6,8 +6,8 @@
 //!
 //! The failures taken: an `include` of the job file that could not be opened (fio's
 //! `job file open`, the job's error); a file whose size is needed but that does not exist, with no
-//! `size=`/`filesize=` (fio's `total_file_size`, EINVAL), and a null-engine job without
-//! `size=` (the same); and a layout that fails on a file the job names (a directory,
+//! `size=`/`filesize=` (fio's `total_file_size`, EINVAL), a job with no file at all (an
+//! `opendir` that added none) or a null-engine job without `size=` (the same); and a layout that fails on a file the job names (a directory,
 //! EISDIR; a file of a pseudo filesystem such as `/proc/version`, fio's refused
 //! `unlink` first) — the errno of iomark's failed call ([`layout_failure`]); a block
 //! device the job names that cannot be opened (fio's size check, `failed opening
@@ -150,6 +150,10 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
         match files_for(job, t, global + t, laid) {
             Err(RunError::Files(FilesError::NoSize(_))) => return Some(SetupFail::no_size(job)),
             Err(RunError::Files(FilesError::Io { path, .. })) => devices.push(path),
+            // no file (an `opendir` that added none) and no size: nothing to size
+            Ok((files, _)) if files.is_empty() && no_size && job.more.replay.file.is_none() => {
+                return Some(SetupFail::no_size(job))
+            }
             Ok((files, _)) => sized.extend(files),
             Err(_) => {}
         }

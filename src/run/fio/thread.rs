@@ -178,16 +178,15 @@ pub(crate) fn run_thread_io(
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = &plan.job;
     let m = &job.more;
-    let empty = plan.replay.is_none() && super::plan::no_region(&plan.regions);
+    // (a job with no file, an `opendir` that added none, runs without I/O too)
+    let empty =
+        plan.replay.is_none() && (plan.files.is_empty() || super::plan::no_region(&plan.regions));
     if m.x.create_only || empty {
         // create_only: `execute` laid the files out; no I/O runs, and the job is
         // reported with zeros (as fio reports it); its logs are created as fio's are,
-        // empty (the I/O log: its header and `add` lines). A thread whose regions are
-        // all empty (past its files' ends) runs no I/O either
-        if let Some(mut logs) = logs_of(plan)? {
-            logs.finish()
-                .map_err(|source| output_error("log file", source))?;
-        }
+        // empty. A thread whose regions are all empty (past its files' ends) runs no
+        // I/O either
+        idle_logs(plan, !m.x.create_only)?;
         let rec = empty_record(plan);
         return Ok((rec, None));
     }
@@ -610,6 +609,9 @@ pub(crate) fn start_thread(
     if let Some(r) = numa_unbound(plan) {
         return Ok(r);
     }
+    if let Some(r) = iolog_unopened(plan) {
+        return Ok(r);
+    }
     let root = crate::probe::Root::default();
     if let Some(what) = crate::run::fio::numa::apply(&plan.job, &root).map_err(refused)? {
         if plan.thread == 0 {
@@ -671,6 +673,36 @@ fn numa_unbound(plan: &Plan) -> Option<JobRecord> {
     eprintln!("numa_sched_setaffinity_v2_int() failed: Invalid argument");
     let func = "numa_run_on_node_mask failed\n";
     let account = FioAccount::new("backend.c", 1737, func, libc::EINVAL);
+    Some(failed_thread(plan, account.in_setup()))
+}
+
+/// The logs of a thread that runs no I/O, as fio 3.33 leaves them: empty, the I/O log
+/// with its header and `add` lines, and with `opened` (a thread whose regions hold no
+/// request, not `create_only`'s) each file's `open` and `close`, as fio opens each file
+/// in turn, finds no request to make and closes it.
+fn idle_logs(plan: &Plan, opened: bool) -> Result<(), RunError> {
+    let Some(mut logs) = logs_of(plan)? else {
+        return Ok(());
+    };
+    if opened {
+        for i in 0..plan.files.len() {
+            logs.iolog_file(i, true);
+            logs.iolog_file(i, false);
+        }
+    }
+    logs.finish()
+        .map_err(|source| output_error("log file", source))
+}
+
+/// Under the fio persona, a `read_iolog` the thread cannot open, met as fio 3.33's
+/// thread meets it (iolog.c `init_iolog`): the open's error on stderr (`fopen read
+/// iolog: TEXT`, perror's form), then the thread fails with EINVAL
+/// (`file:iolog.c:795, func=failed initializing iolog`), before any I/O.
+fn iolog_unopened(plan: &Plan) -> Option<JobRecord> {
+    let errno = plan.iolog_unopened?;
+    eprintln!("fopen read iolog: {}", crate::util::strerror(errno));
+    let func = "failed initializing iolog";
+    let account = FioAccount::new("iolog.c", 795, func, libc::EINVAL);
     Some(failed_thread(plan, account.in_setup()))
 }
 

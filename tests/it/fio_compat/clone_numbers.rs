@@ -156,7 +156,9 @@ fn a_clone_past_its_file_runs_no_io() {
 /// value in two parts, `-5%` (4 bytes) then `5%`, so the increment is 5 % of the file,
 /// 52428.8 bytes aligned up to 4 KiB: the second clone starts at 53248 (independent
 /// arithmetic), and each clone's log is fio's. `150%` is stored as 2^64 − 151 bytes:
-/// the second clone starts past the file and reads nothing, the first its 16 blocks.
+/// the second clone starts past the file and reads nothing, the first its 16 blocks;
+/// the clone without I/O still opens and closes its file in its log (`f add`, `f
+/// open`, `f close`), as fio's.
 #[test]
 fn a_negative_or_oversized_percent_increment_is_read_as_fio() {
     require_fio();
@@ -184,6 +186,11 @@ fn a_negative_or_oversized_percent_increment_is_read_as_fio() {
     };
     assert_eq!(reads(&io), [0, 16], "{io:#?}");
     assert_eq!(reads(&io), reads(&fio), "{fio:#?}");
+    let idle = ["f add", "f open", "f close"].map(String::from).to_vec();
+    for (tool, logs) in [("fio", &fio), ("iomark", &io)] {
+        assert!(logs.contains(&idle), "{tool}: {logs:#?}");
+    }
+    assert_eq!(io, fio, "iomark's clones differ from fio's");
 }
 
 /// The offset of each clone's first read in its I/O log (`write_iolog` lines), sorted.

@@ -47,6 +47,7 @@ mod negatives;
 mod noio;
 mod not_applied;
 mod open_fail;
+mod opendir;
 mod openfiles;
 mod options;
 mod oracle_groups;

@@ -230,3 +230,50 @@ fn a_job_that_fails_its_setup_leaves_its_averaged_rate_logs_empty() {
         }
     }
 }
+
+/// `read_iolog=` naming a log that does not exist: fio 3.33's thread fails as it sets
+/// its log up (iolog.c `init_iolog`): perror's `fopen read iolog: No such file or
+/// directory` on stderr, then the thread's `fio: pid=P, err=22/file:iolog.c:795,
+/// func=failed initializing iolog, error=Invalid argument` on stdout, `error` 22 in the
+/// JSON report with nothing done, exit 1. iomark refused the job with its own line
+/// (exit 2).
+#[test]
+fn a_missing_read_iolog_fails_the_thread_as_fio() {
+    let test = "a_missing_read_iolog_fails_the_thread_as_fio";
+    let account = "err=22/file:iolog.c:795, func=failed initializing iolog, error=Invalid argument";
+    for fmt in ["normal", "json"] {
+        let d = scratch();
+        let fmt_opt = format!("--output-format={fmt}");
+        let args = [
+            "--name=j",
+            "--ioengine=null",
+            "--size=64k",
+            "--read_iolog=zz",
+            fmt_opt.as_str(),
+        ];
+        let (i, f) = both(d.path(), &args, test);
+        for (tool, o) in std::iter::once(("iomark", &i)).chain(f.as_ref().map(|f| ("fio", f))) {
+            let why = format!("{tool} {fmt}");
+            assert_eq!(o.code, 1, "{why}: {}", o.dump());
+            assert_eq!(
+                o.stderr, "fopen read iolog: No such file or directory\n",
+                "{why}"
+            );
+            let said = o.stdout.lines().filter(|l| l.starts_with("fio: pid="));
+            let said: Vec<&str> = said.collect();
+            assert_eq!(said.len(), 1, "{why}: {}", o.stdout);
+            assert!(said[0].ends_with(account), "{why}: {}", said[0]);
+            assert!(
+                !said[0].starts_with("fio: pid=0,"),
+                "{why}: the thread's own pid"
+            );
+            if fmt == "json" {
+                let j = &o.json_doc()["jobs"][0];
+                assert_eq!(j["error"], 22, "{why}");
+                assert_eq!(j["read"]["total_ios"], 0, "{why}");
+            } else {
+                assert!(!o.stdout.contains("j: (groupid="), "{why}: {}", o.stdout);
+            }
+        }
+    }
+}

@@ -891,8 +891,9 @@ impl<'a> Rules for FioRules<'a> {
             return e;
         }
         if e.refused_at_commit() {
-            // fio counts a submission when its commit succeeds: the refused one is not
-            self.st.depth.unsubmitted(1);
+            // fio counts a submission when its commit succeeds: the requests of the
+            // refused commit (one, or the batch of `iodepth_batch_submit`) are not
+            self.st.depth.unsubmitted(u64::MAX);
         }
         self.st.depth.end_submit(io.in_flight() == 0);
         // the completions reaped with the failed one come first (fio's ios_completed
