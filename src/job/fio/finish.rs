@@ -16,12 +16,21 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     // fio's fixups run only when jobs will run: `--parse-only` skips them (init.c
     // `parse_dryrun`), their lines with them
     let mut fixups = Vec::new();
-    drop_time_based_without_runtime(&mut job, &mut fixups);
     blockalign_turns_off_randommap(&mut job, &mut fixups);
+    let unaligned = bs_unaligned_on_raw_io(&job);
+    fixups.extend(unaligned.map(String::from));
+    drop_time_based_without_runtime(&mut job, &mut fixups);
     skewed_turns_off_randommap(&mut job);
     if !cmd.parse_only {
+        let mut refused = rate_conflicts(&job);
+        refused.extend(block_error_hist_on_many_files(&job));
+        // each clone of the job runs the fixup again: a line whose condition the first
+        // run does not clear is said once per job thread
+        if refused.is_empty() {
+            let clones = job.numjobs.saturating_sub(1) as usize;
+            fixups.extend(unaligned.into_iter().cycle().take(clones).map(String::from));
+        }
         cmd.fio_stderr.extend(fixups);
-        let refused = rate_conflicts(&job);
         if !refused.is_empty() {
             return Err(match cmd.job_setup_errors {
                 true => FioError::FioLines(refused),
@@ -126,6 +135,28 @@ fn rate_conflicts(job: &FioJob) -> Vec<String> {
         }
     }
     lines
+}
+
+/// fio's fixup (init.c, `fixup_options`): `bs_unaligned` on O_DIRECT I/O is kept, with
+/// one line on stderr (log_err) for each job thread; None when it does not apply.
+fn bs_unaligned_on_raw_io(job: &FioJob) -> Option<&'static str> {
+    (job.tuning.bs_unaligned && job.direct).then_some(BS_UNALIGNED_ON_RAW_IO)
+}
+
+/// fio 3.33's line for [`bs_unaligned_on_raw_io`].
+pub const BS_UNALIGNED_ON_RAW_IO: &str = "fio: bs_unaligned may not work with raw io";
+
+/// fio's fixup (init.c, `fixup_options`): `block_error_percentiles` on a job of more
+/// than one file fails the job with fio's line (the files `filename=` names, else
+/// `nrfiles`).
+fn block_error_hist_on_many_files(job: &FioJob) -> Option<String> {
+    let files = match job.filename {
+        Some(_) => job.filenames().len(),
+        None => job.nrfiles as usize,
+    };
+    (job.tuning.block_error_percentiles && files != 1).then(|| {
+        format!("fio: block error histogram only available with a single file per job, but {files} files provided")
+    })
 }
 
 /// fio's fixup (init.c, `fixup_options`): on a random job a `blockalign` other than the

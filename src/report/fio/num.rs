@@ -21,8 +21,9 @@ pub enum N2s {
 }
 
 /// How a reporting group's text figures are written, from its jobs' `kb_base` and
-/// `unit_base` (fio 3.33 takes the group's values from its last job, and uses them for
-/// every job line of the group too). JSON is not affected.
+/// `unit_base` (fio 3.33 takes the group's values from its last job, and uses its
+/// `kb_base` for every job line of the group too; a job line's bandwidths are in the
+/// job's own `unit_base`). JSON is not affected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TextUnits {
     /// `kb_base=1000`: decimal form first (`BW=1049MB/s (1000MiB/s)`, `io=4194kB

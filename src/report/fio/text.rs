@@ -266,8 +266,11 @@ fn job_text(
     notes: bool,
 ) -> String {
     let aggs = [0, 1, 2].map(|d| crate::report::fio::levels::group_agg(jobs, j.groupid, d));
-    // fio formats a job's lines with its group's kb_base/unit_base (the last job's)
-    let units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+    // fio formats a job's lines with its group's kb_base (the last job's), and writes
+    // their bandwidths in the job's own unit_base (stat.c `show_ddir_status`: `rs` and
+    // `ts`)
+    let mut units = crate::report::fio::num::TextUnits::of_group(jobs, j.groupid);
+    units.bits = j.job.unit_base == 1;
     job_block(j, global, date, notes, aggs, units)
 }
 

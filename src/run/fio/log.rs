@@ -74,6 +74,9 @@ pub struct LogSpec {
     pub iops: Option<String>,
     /// latency logs prefix
     pub lat: Option<String>,
+    /// the latency logs fio leaves out, in the order `lat`, `clat`, `slat`: the ones
+    /// `disable_lat`, `disable_clat`, `disable_slat` turn off (init.c `setup_log`)
+    pub lat_off: [bool; 3],
     /// window, ms (0 = per I/O)
     pub avg_msec: u64,
     /// the bandwidth and IOPS logs' windows, ms: `avg_msec`, or `bw_avg_time`
@@ -238,6 +241,8 @@ impl LogSpec {
             bw: m.bw_log.clone(),
             iops: m.iops_log.clone(),
             lat: m.lat_log.clone(),
+            // `gtod_reduce=1` sets the three (options.c `str_gtod_reduce_cb`)
+            lat_off: [t.disable_lat, t.disable_clat, t.disable_slat].map(|d| d || m.gtod_reduce),
             avg_msec: m.log_avg_msec,
             rate_msec: rate_windows(job),
             offset: m.log_offset,
@@ -275,6 +280,12 @@ impl LogSpec {
         }
     }
 
+    /// Whether `kind`, a latency log's, is one the job leaves out ([`LogSpec::lat_off`]).
+    fn lat_kind_off(&self, kind: &str) -> bool {
+        let i = ["lat", "clat", "slat"].iter().position(|k| *k == kind);
+        i.is_some_and(|i| self.lat_off[i])
+    }
+
     /// The files of thread `thread` (0-based) of job `job` in `dir`.
     pub fn paths(&self, job: &str, thread: u32, dir: &Path) -> Vec<PathBuf> {
         let mut v = Vec::new();
@@ -286,7 +297,13 @@ impl LogSpec {
         ] {
             if let Some(pre) = p {
                 let pre = if pre.is_empty() { job } else { pre.as_str() };
-                v.extend(kinds.iter().map(|k| self.path(dir, pre, k, thread)));
+                let on = |k: &&&str| !self.lat_kind_off(k);
+                v.extend(
+                    kinds
+                        .iter()
+                        .filter(on)
+                        .map(|k| self.path(dir, pre, k, thread)),
+                );
             }
         }
         v.extend(self.iolog.iter().map(|p| dir.join(p)));
@@ -344,12 +361,19 @@ impl Logs {
                 fz: spec.store_compressed.map(fz),
             }))
         };
+        let lat_of = |kind| {
+            if spec.lat_kind_off(kind) {
+                &None
+            } else {
+                &spec.lat
+            }
+        };
         Ok(Logs {
             bw: log(&spec.bw, "bw")?,
             iops: log(&spec.iops, "iops")?,
-            lat: log(&spec.lat, "lat")?,
-            clat: log(&spec.lat, "clat")?,
-            slat: log(&spec.lat, "slat")?,
+            lat: log(lat_of("lat"), "lat")?,
+            clat: log(lat_of("clat"), "clat")?,
+            slat: log(lat_of("slat"), "slat")?,
             iolog: match &spec.iolog {
                 Some(p) => Some((
                     Output::create(&dir.join(p))?.stage()?,

@@ -182,7 +182,7 @@ impl Plan {
         crate::run::fio::prio::CmdPrio::new(
             &self.job.extra,
             self.job.engine.per_io_prio(),
-            self.seed,
+            self.seed_of(crate::run::gen::frand::PRIO_CMDS_SLOT),
         )
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::job::fio::extra::{ioprio_value, PrioNumaDedupeOpts};
 use crate::job::fio::FioJob;
-use crate::run::gen::Rng;
+use crate::run::gen::frand::Frand;
 
 /// Picks the ioprio of each request of one thread.
 #[derive(Clone, Debug)]
@@ -17,14 +17,16 @@ pub(crate) struct CmdPrio {
     default: u16,
     /// per direction: `(block size or 0 for any, cumulative percent, ioprio)` entries
     table: [Vec<(u64, u32, u16)>; 2],
-    rng: Rng,
+    /// fio's `prio_state`: 32 bits whatever `random_generator` says
+    rng: Frand,
 }
 
 impl CmdPrio {
     /// The picker of `job`, or `None` when every request has priority 0 (nothing set).
     /// `per_io`: the job's engine takes the cmdprio options (io_uring, libaio); a job
     /// that named another engine after them runs without them, as fio 3.33's (its
-    /// getopt table drops the options of the engine it leaves).
+    /// getopt table drops the options of the engine it leaves). `seed`: the thread's
+    /// seed of fio's cmdprio slot (`FIO_RAND_PRIO_CMDS`).
     pub fn new(x: &PrioNumaDedupeOpts, per_io: bool, seed: u64) -> Option<CmdPrio> {
         let default = x.thread_ioprio().unwrap_or(0);
         let mut table: [Vec<(u64, u32, u16)>; 2] = [Vec::new(), Vec::new()];
@@ -48,18 +50,27 @@ impl CmdPrio {
         Some(CmdPrio {
             default,
             table,
-            rng: Rng::new(seed ^ 0x9e10),
+            rng: Frand::new(seed, false),
         })
+    }
+
+    /// Start the draws over from `seed` (fio seeds `prio_state` again with every loop
+    /// under `randrepeat`, libfio.c `clear_io_state`).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Frand::new(seed, false);
     }
 
     /// ioprio of a request of `bs` bytes (`write`: the write table).
     #[inline]
     pub fn pick(&mut self, write: bool, bs: u64) -> u16 {
+        // fio draws only for a request some entry can select (engines/cmdprio.c
+        // `fio_cmdprio_set_ioprio`: no percentage for its direction or block size, no
+        // draw), a value in 0..=99 (`rand_between`)
         let t = &self.table[usize::from(write)];
-        if t.is_empty() {
+        if !t.iter().any(|e| e.0 == 0 || e.0 == bs) {
             return self.default;
         }
-        let r = self.rng.below(100) as u32;
+        let r = self.rng.between(0, 99) as u32;
         for &(b, cum, v) in t {
             if (b == 0 || b == bs) && r < cum {
                 return v;

@@ -26,6 +26,8 @@ pub(crate) const START_DELAY_SLOT: u64 = 13;
 pub(crate) const ZONE_SLOT: u64 = 16;
 /// The seed slot of `file_service_type`'s picks (fio's `FIO_RAND_FILE_OFF`).
 pub(crate) const FILE_SLOT: u64 = 5;
+/// The seed slot of the cmdprio options' draws (fio's `FIO_RAND_PRIO_CMDS`).
+pub(crate) const PRIO_CMDS_SLOT: u64 = 19;
 
 /// fio's `randseed` default.
 const DEFAULT_RANDSEED: u64 = 0x89;

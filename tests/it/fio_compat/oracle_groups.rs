@@ -5,7 +5,10 @@
 //! refusals fio makes (`file_append` with mmap, `zonemode=strided` without `zonesize`),
 //! `blockalign` turning the random map off, terse `mixed`, a job done inside its
 //! `ramp_time`, the verify reads in `write_iolog`, and how `group_reporting` joins a
-//! thread to the entry before it. Each runs iomark as `fio` and,
+//! thread to the entry before it; and from the runs of seeds 71 to 80 (300 jobs each):
+//! the fixup lines of `bs_unaligned` and `block_error_percentiles`, the latency logs the
+//! `disable_*` keys turn off, a job line's own `unit_base`, and `cmdprio_percentage`'s
+//! draws. Each runs iomark as `fio` and,
 //! where fio 3.33 is installed, the same job under fio, in a directory of its own.
 
 use crate::util::*;
@@ -381,5 +384,186 @@ fn group_reporting_joins_the_entry_before_it() {
     assert_eq!(entries(&i), want, "{}", i.dump());
     if let Some(f) = f {
         assert_eq!(entries(&f), want, "fio: {}", f.dump());
+    }
+}
+
+/// The lines of `stderr` that are fio's (`fio: …`), in order.
+fn fio_lines(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.starts_with("fio: ")).collect()
+}
+
+/// fio 3.33's fixup of each job thread (init.c `fixup_options`, seeds 72 and 74 of the
+/// oracle): `bs_unaligned` on O_DIRECT I/O says so once per job thread and runs;
+/// `block_error_percentiles` on a job of more than one file — `nrfiles`, or the names of
+/// `filename=` — fails it (exit 1) with fio's line naming the count; one name with
+/// `nrfiles=3` runs, and `--parse-only` skips the fixup.
+#[test]
+fn bs_unaligned_on_direct_io_and_block_error_hist_on_many_files_are_fios_fixup() {
+    let d = scratch();
+    let unaligned = "fio: bs_unaligned may not work with raw io";
+    let hist = |n: u32| {
+        format!("fio: block error histogram only available with a single file per job, but {n} files provided")
+    };
+    let base = ["--name=j", "--rw=write", "--bs=4k", "--size=64k"];
+    let cases: [(&[&str], i32, Vec<String>); 6] = [
+        (
+            &["--direct=1", "--bs_unaligned=1", "--numjobs=2"],
+            0,
+            vec![unaligned.into(), unaligned.into()],
+        ),
+        (&["--bs_unaligned=1"], 0, vec![]),
+        (
+            &["--nrfiles=3", "--block_error_percentiles=1"],
+            1,
+            vec![hist(3)],
+        ),
+        (
+            &["--filename=a:b", "--block_error_percentiles=1"],
+            1,
+            vec![hist(2)],
+        ),
+        (
+            &["--filename=a", "--nrfiles=3", "--block_error_percentiles=1"],
+            0,
+            vec![],
+        ),
+        (
+            &["--nrfiles=3", "--block_error_percentiles=1", "--parse-only"],
+            0,
+            vec![],
+        ),
+    ];
+    for (extra, code, lines) in cases {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let (i, f) = both(d.path(), "fixup lines", &args);
+        assert_eq!(i.code, code, "{extra:?}: {}", i.dump());
+        assert_eq!(fio_lines(&i.stderr), lines, "{extra:?}: {}", i.dump());
+        if let Some(f) = f {
+            assert_eq!(
+                (f.code, fio_lines(&f.stderr)),
+                (code, lines.iter().map(String::as_str).collect()),
+                "{extra:?}: fio"
+            );
+        }
+    }
+}
+
+/// `write_lat_log` makes fio's latency logs but the ones `disable_lat`, `disable_clat`
+/// and `disable_slat` turn off, and none under `gtod_reduce=1` (init.c `setup_log`;
+/// oracle seed 72: iomark made `lg_slat.1.log` with `disable_slat=1`).
+#[test]
+fn latency_logs_turned_off_are_not_made_as_in_fio() {
+    let d = scratch();
+    let base = [
+        "--name=j",
+        "--ioengine=psync",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=64k",
+        "--write_lat_log=lg",
+    ];
+    for (opt, logs) in [
+        ("--disable_slat=1", &["lg_clat.1.log", "lg_lat.1.log"][..]),
+        ("--disable_clat=1", &["lg_lat.1.log", "lg_slat.1.log"]),
+        ("--disable_lat=1", &["lg_clat.1.log", "lg_slat.1.log"]),
+        ("--gtod_reduce=1", &[]),
+        (
+            "--disable_slat=0",
+            &["lg_clat.1.log", "lg_lat.1.log", "lg_slat.1.log"],
+        ),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain([opt]).collect();
+        let (i, f) = both(d.path(), "latency logs", &args);
+        let made = |who: &str| {
+            let v = crate::util::entries(&d.path().join(who));
+            v.into_iter()
+                .filter(|n| n.ends_with(".log"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(i.code, 0, "{opt}: {}", i.dump());
+        assert_eq!(made("iomark"), logs, "{opt}");
+        if f.is_some() {
+            assert_eq!(made("fio"), logs, "{opt}: fio");
+        }
+    }
+}
+
+/// A job's `BW=` is in its own `unit_base`, the group line in the group's (its last
+/// job's): `s0` of bytes beside `s1` of bits (`unit_base=1` given in `s1` only) says
+/// `BW=…MiB/s`, and both group lines `bw=…Mibit/s` (oracle seed 72, job 105).
+#[test]
+fn a_job_line_bandwidth_is_in_its_own_unit_base() {
+    let d = scratch();
+    let args = [
+        "--ioengine=null",
+        "--bs=4k",
+        "--size=128k",
+        "--name=s0",
+        "--rw=randread",
+        "--name=s1",
+        "--rw=write",
+        "--unit_base=1",
+    ];
+    let (i, f) = both(d.path(), "unit_base per job", &args);
+    // whether the unit after `BW=`/`bw=` is in bits, on each line that has one, in
+    // order (the prefix follows the machine's speed: KiB/s or MiB/s, Kibit/s or Mibit/s)
+    let units = |o: &Out| -> Vec<bool> {
+        o.stdout
+            .lines()
+            .filter_map(|l| {
+                let at = l.find("BW=").or_else(|| l.find("bw="))? + 3;
+                let unit = l[at..].split([' ', ',']).next()?;
+                Some(unit.ends_with("bit/s"))
+            })
+            .collect()
+    };
+    let want = [false, true, true, true];
+    assert_eq!(units(&i), want, "{}", i.stdout);
+    if let Some(f) = f {
+        assert_eq!(units(&f), want, "fio: {}", f.stdout);
+    }
+}
+
+/// `cmdprio_percentage` picks its requests with fio's draws (the thread's
+/// `FIO_RAND_PRIO_CMDS` seed, a value in 0..=99 per request of a direction that has a
+/// percentage): the same requests as fio 3.33 carry the cmdprio class, so the JSON
+/// `prios` of each direction hold fio's counts (oracle seed 74: iomark's writes had
+/// none, fio's two).
+#[test]
+fn cmdprio_percentage_picks_fios_requests() {
+    let d = scratch();
+    for (rw, want) in [
+        ("randrw", [vec![(0, 12), (1, 3)], vec![(0, 15), (1, 2)]]),
+        ("write", [vec![], vec![(0, 27), (1, 5)]]),
+    ] {
+        let rw = format!("--rw={rw}");
+        let args = [
+            "--name=s0",
+            "--ioengine=libaio",
+            "--bs=4k",
+            "--size=128k",
+            rw.as_str(),
+            "--cmdprio_percentage=10",
+            "--output-format=json",
+        ];
+        let (i, f) = both(d.path(), "cmdprio draws", &args);
+        let prios = |o: &Out| {
+            let j = &doc(o)["jobs"][0];
+            ["read", "write"].map(|k| {
+                let p = j[k]["prios"].as_array().cloned().unwrap_or_default();
+                p.iter()
+                    .map(|e| {
+                        (
+                            e["prioclass"].as_u64().unwrap(),
+                            e["clat_ns"]["N"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(prios(&i), want, "{rw}: {}", i.dump());
+        if let Some(f) = f {
+            assert_eq!(prios(&f), want, "{rw}: fio");
+        }
     }
 }

@@ -104,10 +104,28 @@ fn hipri_marks_its_percentage_of_the_requests_as_fio() {
     }
 }
 
+/// A file of `len` bytes at `p`, on the disk and out of the page cache (written, synced,
+/// its pages dropped): a reader finds it laid out, so neither tool writes it first, and
+/// a buffered read of it with RWF_NOWAIT always needs the disk — the kernel's EAGAIN —
+/// rather than finding some of the pages a layout just wrote.
+fn not_resident(p: &Path, len: usize) {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    let mut f = std::fs::File::create(p).unwrap();
+    f.write_all(&vec![0x5a; len]).unwrap();
+    f.sync_all().unwrap();
+    // SAFETY: plain syscall on an open descriptor.
+    let r = unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    assert_eq!(r, 0, "posix_fadvise");
+}
+
 /// `nowait` and `uncached` on buffered I/O: each request carries RWF_NOWAIT / fio 3.33's
 /// RWF_UNCACHED value (0x40) as fio's do, and where the kernel refuses the flag the job
 /// ends with fio's error (the same errno, exit code and bytes done as fio's on this
-/// machine), a write and a read alike; `direct=1` drops `uncached` as fio does.
+/// machine), a write and a read alike; `direct=1` drops `uncached` as fio does. The
+/// reads are of a file already on the disk and out of the page cache
+/// ([`not_resident`]), so their outcome does not follow what the cache kept.
 #[test]
 fn nowait_and_uncached_flags_and_outcome_are_fios() {
     require_fio();
@@ -127,7 +145,13 @@ fn nowait_and_uncached_flags_and_outcome_are_fios() {
             "--filename=f",
         ];
         args.extend_from_slice(extra);
-        let runs = traced(&d.path().join(c.to_string()), &args);
+        let dd = d.path().join(c.to_string());
+        if extra[0] == "--rw=read" {
+            for tool in ["fio", "iomark"] {
+                not_resident(&dd.join(tool).join("f"), 64 << 10);
+            }
+        }
+        let runs = traced(&dd, &args);
         let outcome = |r: &Traced| {
             let j = &r.2["jobs"][0];
             (

@@ -156,6 +156,8 @@ impl Worker<'_> {
         if self.plan.work.pick.repeat {
             self.draws = self.plan.draws();
             self.fsvc.gen = super::FileSvc::draw_of(self.plan);
+            let seed = self.plan.seed_of(crate::run::gen::frand::PRIO_CMDS_SLOT);
+            self.prio.iter_mut().for_each(|p| p.reseed(seed));
         }
         self.mix_new_loop();
     }
