@@ -126,6 +126,30 @@ struct Threads<'a> {
     finals: Vec<Mutex<Option<JobRecord>>>,
 }
 
+impl Threads<'_> {
+    /// Stop the threads that thread `i`'s finishing ends when the run has `exitall`: its report
+    /// group's (`exit_what=group`) or all of this group's. The finishing thread calls it
+    /// itself before it counts as done, so a job that `wait_for`s it is stopped before
+    /// it starts (fio's `fio_terminate_threads` from the ending thread); the coordinator
+    /// applies it again, which changes nothing.
+    fn exit_from(&self, (cmd, gid): (&FioCommand, &[u32]), i: usize) {
+        if !cmd.jobs.iter().any(|j| j.more.exitall) {
+            return;
+        }
+        let ji = self.members[i].0;
+        let what = cmd.jobs[ji].more.exit_what;
+        for (k, &(jk, _)) in self.members.iter().enumerate() {
+            let hit = match what {
+                ExitWhat::Group => gid[jk] == gid[ji],
+                ExitWhat::Stonewall | ExitWhat::All => true,
+            };
+            if hit {
+                self.tstops[k].store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
 /// The coordinator's state for one group.
 struct Group<'a> {
     th: &'a Threads<'a>,
@@ -400,15 +424,7 @@ impl<'a> Group<'a> {
                 continue;
             }
             self.handled[i] = true;
-            for (k, &(jk, _)) in self.th.members.iter().enumerate() {
-                let hit = match job.more.exit_what {
-                    ExitWhat::Group => ctx.report_gid[jk] == ctx.report_gid[ji],
-                    ExitWhat::Stonewall | ExitWhat::All => true,
-                };
-                if hit {
-                    self.th.tstops[k].store(true, Ordering::Relaxed);
-                }
-            }
+            self.th.exit_from((ctx.cmd, &ctx.report_gid), i);
             if job.more.exit_what == ExitWhat::All {
                 abort_rest = true;
             }
@@ -481,6 +497,7 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
         let mut hs = Vec::new();
         for (i, &(ji, p)) in th.members.iter().enumerate() {
             let (clock, done, note) = (ctx.clock, &ctx.done, ctx.note);
+            let groups = (cmd, &ctx.report_gid[..]);
             let (tstop, fin, failed) = (&th.tstops[i], &th.fin[i], &th.failed[i]);
             let live = use_live.then_some(th.lives[i]);
             let slot = th.slots[i];
@@ -509,6 +526,7 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
                 if let Some((f, id, w)) = flow {
                     f.release(id, w);
                 }
+                th.exit_from(groups, i);
                 done[ji].fetch_add(1, Ordering::Release);
                 let bad = r.as_ref().map_or(true, |rec| rec.stats.error != 0);
                 failed.store(bad, Ordering::Release);

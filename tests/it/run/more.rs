@@ -504,6 +504,41 @@ fn exitall_on_one_job_is_the_runs() {
     }
 }
 
+/// A job that `wait_for`s an `exitall` job never runs: the ending job stops the rest of
+/// its group before it counts as done, so the waiting job is stopped before it starts
+/// (fio 3.33 with this job file, three runs of three: `a` reads 256 KiB, `b` 0 bytes,
+/// both without error; `b`'s file is laid out all the same).
+#[test]
+fn a_job_waiting_for_an_exitall_job_never_starts() {
+    let d = scratch();
+    std::fs::write(
+        d.path().join("j.fio"),
+        "[global]\nioengine=psync\nbs=4k\n[a]\nexitall\nrw=read\nsize=256k\nfilename=fa\n\
+         [b]\nwait_for=a\nrw=read\nsize=128k\nfilename=fb\n",
+    )
+    .unwrap();
+    for _ in 0..3 {
+        let out = run(d.path(), &["--output-format=json", "j.fio"])
+            .ok()
+            .stdout;
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let got: Vec<_> = (0..2)
+            .map(|i| {
+                let j = &v["jobs"][i];
+                (
+                    j["jobname"].clone(),
+                    j["read"]["io_bytes"].clone(),
+                    j["error"].clone(),
+                )
+            })
+            .collect();
+        let want = [("a", 262_144, 0), ("b", 0, 0)].map(|(n, b, e)| (n.into(), b.into(), e.into()));
+        assert_eq!(got, want, "{out}");
+        let fb = std::fs::metadata(d.path().join("fb")).unwrap().len();
+        assert_eq!(fb, 131_072, "b's file is laid out");
+    }
+}
+
 #[test]
 fn bad_values_name_the_option_and_exit_2() {
     let d = scratch();
