@@ -176,6 +176,25 @@ def sh(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, errors="replace", **kw)
 
 
+def bounded(args, cwd):
+    """(exit code, stdout, stderr) of ARGS in its own session, or ("timeout", "", "")
+    after TIMEOUT s with the whole session killed: fio forks a process per job, and
+    killing fio alone left such a child spinning (a posixaio `io_submit_mode=offload`
+    job fio 3.33 never ends) long after the sweep."""
+    p = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, errors="replace", start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, 9)
+        except ProcessLookupError:
+            pass
+        p.communicate()
+        return "timeout", "", ""
+
+
 class Opt:
     """One option of fio's list, as `--cmdhelp`/`--enghelp` describe it."""
 
@@ -413,12 +432,7 @@ def run_side(fio, job, top):
         else:
             with open(args[0], "a") as f:
                 f.write(log + "\n")
-    try:
-        p = subprocess.run([fio, "--output-format=normal,json,terse"] + args, cwd=run,
-                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
-        r.rc, out, err = p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        r.rc, out, err = "timeout", "", ""
+    r.rc, out, err = bounded([fio, "--output-format=normal,json,terse"] + args, run)
     r.stderr = err.replace(run, "RUN").replace(d, "DIR")
     text, js, inside = [], [], False
     for line in out.splitlines():
