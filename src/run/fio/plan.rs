@@ -337,8 +337,9 @@ pub(crate) fn files_for(
     let mut regions = Vec::with_capacity(paths.len());
     let mut sizes = RangeSizes::of(job, global);
     let mut shares = SizeShares::of(job, paths.len() as u64);
+    let nfiles = paths.len();
     for p in paths {
-        let existing = laid.size(&p);
+        let existing = existing_size(job, laid, &p, nfiles);
         let start = start_of(job, t, existing);
         let len = match (job.filesize, job.size) {
             (Some(range), _) => sizes
@@ -530,6 +531,22 @@ impl RangeSizes {
             None => low,
         };
         Some(size.saturating_sub(start))
+    }
+}
+
+/// The size file `p` of `job` already has, one of `files`: what is on disk or laid out
+/// by an earlier job — except under a diskless engine (null, cpuio, exec, net), whose
+/// files fio 3.33 never looks up: their size is none (fio's `-1`), which becomes `size=`
+/// over the number of files when `size=` is given in bytes (fio's get_file_sizes). So
+/// `filesize=64k-128k size=128k` on null keeps 128 KiB, already in the range, where a
+/// file engine draws a size from it.
+fn existing_size(job: &FioJob, laid: &Laid, p: &Path, files: usize) -> Option<u64> {
+    if !job.engine.caps().no_io {
+        return laid.size(p);
+    }
+    match job.size {
+        Some(SizeSpec::Bytes(b)) if b > 0 => Some(b / (files.max(1) as u64)),
+        _ => None,
     }
 }
 

@@ -8,7 +8,7 @@
 //! thread to the entry before it; and from the runs of seeds 71 to 80 (300 jobs each):
 //! the fixup lines of `bs_unaligned` and `block_error_percentiles`, the latency logs the
 //! `disable_*` keys turn off, a job line's own `unit_base`, and `cmdprio_percentage`'s
-//! draws. Each runs iomark as `fio` and,
+//! draws, and a null engine file sized at `size=` over its files. Each runs iomark as `fio` and,
 //! where fio 3.33 is installed, the same job under fio, in a directory of its own.
 
 use crate::util::*;
@@ -564,6 +564,37 @@ fn cmdprio_percentage_picks_fios_requests() {
         assert_eq!(prios(&i), want, "{rw}: {}", i.dump());
         if let Some(f) = f {
             assert_eq!(prios(&f), want, "{rw}: fio");
+        }
+    }
+}
+
+/// A file of the null engine is never looked up on disk: fio 3.33 sizes it at `size=`
+/// over the number of files, so `filesize=64k-128k size=128k` keeps 128 KiB (already in
+/// the range: 32 reads of 4 KiB) where psync draws a size from the range (fio's draw
+/// for this job is 72 KiB: 18 reads); a range the share misses (`8k-16k`) is drawn on
+/// null too (8 KiB). Oracle seed 78, job 10.
+#[test]
+fn a_null_engine_file_is_sized_by_size_over_its_files() {
+    let d = scratch();
+    for (engine, range, bytes) in [
+        ("null", "64k-128k", 128u64 << 10),
+        ("psync", "64k-128k", 72 << 10),
+        ("null", "8k-16k", 8 << 10),
+    ] {
+        let args = [
+            "--name=s1",
+            &format!("--ioengine={engine}"),
+            "--rw=randread",
+            "--bs=4k",
+            "--size=128k",
+            &format!("--filesize={range}"),
+            "--output-format=json",
+        ];
+        let (i, f) = both(d.path(), "null engine file sizes", &args);
+        let read = |o: &Out| doc(o)["jobs"][0]["read"]["io_bytes"].as_u64().unwrap();
+        assert_eq!(read(&i), bytes, "{engine} {range}: {}", i.dump());
+        if let Some(f) = f {
+            assert_eq!(read(&f), bytes, "{engine} {range}: fio");
         }
     }
 }
