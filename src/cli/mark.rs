@@ -331,12 +331,12 @@ fn planned_s(job: &MarkJob) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::cli::fileio::Outcome;
-    use crate::job::presets::{expand, fileio_job, Op, Pattern, Test};
+    use crate::job::presets::{expand, fileio_run, Op, Pattern, Test};
     use crate::job::sysbench::Command as FileioCommand;
     use std::path::Path;
 
     /// The `iomark fileio` command line of one mark test: what a user types to run the
-    /// very job mark builds in memory (job/presets.rs `fileio_job`).
+    /// very call mark builds in memory (job/presets.rs `fileio_run`).
     fn command_line(t: &Test, size: u64, time_s: u64, dir: &Path) -> Vec<String> {
         let mode = match (t.slot.pattern, t.op) {
             (Pattern::Seq, Op::Read) => "seqrd",
@@ -379,8 +379,8 @@ mod tests {
     #[test]
     fn each_mark_test_is_the_job_fileio_parses_of_its_command_line() {
         let d = Path::new("/d");
-        // every test of every preset is the job fileio makes of its command line (mark
-        // adds only fio's reaping: one completion, then refill its slot)
+        // every test of every preset is the call fileio makes of its command line, as the
+        // run reads it (mark adds only fio's reaping: one completion, then refill its slot)
         for p in ["default", "nvme", "peak", "realworld"] {
             for t in expand(p, true).unwrap() {
                 let args = command_line(&t, 1 << 30, 5, d);
@@ -389,10 +389,10 @@ mod tests {
                     Outcome::Exit(c) => panic!("{}: exit {c}", args.join(" ")),
                 };
                 let mut want = *parsed;
-                want.argv.clear();
-                want.commands = vec![FileioCommand::Run];
+                want.settings.argv.clear();
+                want.settings.commands = vec![FileioCommand::Run];
                 want.reap_max = 1;
-                let got = fileio_job(&t, 1 << 30, 5, d);
+                let (want, got) = (want.translate(), fileio_run(&t, 1 << 30, 5, d));
                 assert_eq!(
                     format!("{got:?}"),
                     format!("{want:?}"),

@@ -141,7 +141,7 @@ proptest! {
             Outcome::Exit(c) => prop_assert!([0, 1, 2].contains(&c), "exit {c} for {args:?}"),
             Outcome::Job(j) => {
                 // a job implies a valid geometry whenever it prepares or runs
-                prop_assert!(j.threads >= 1);
+                prop_assert!(j.settings.threads >= 1);
             }
         }
         for m in p.pre.iter().chain(p.post.iter()) {

@@ -1,9 +1,9 @@
 //! `mark` presets: the CrystalDiskMark 8 / KDiskMark slots (docs/commands/mark.md), their expansion into tests (read, write, optional 70/30 mix) and
-//! each test's fileio job, built directly (no command line). Pure: nothing here
+//! each test's fileio call, built directly (no command line) and translated. Pure: nothing here
 //! touches a file.
 
 use crate::job::sysbench::{
-    Command, DataPattern, ExtraFlags, Fileio, FileioJob, FsyncMode, IoMode, TestMode,
+    Command, DataPattern, ExtraFlags, Fileio, FileioJob, FsyncMode, IoMode, Settings, TestMode,
 };
 use std::path::Path;
 
@@ -173,20 +173,14 @@ pub fn expand(preset_name: &str, mix: bool) -> Option<Vec<Test>> {
 /// `--file-rw-ratio=2.3333333333` gives it.
 pub const MIX_RW_RATIO: f64 = 2.3333333333;
 
-/// The test's fileio call as the run reads it: [`fileio_job`] translated into the one
-/// job model, its geometry and its settings (the caller sets `settings.commands` for
-/// `prepare`, `settings.samples` for the loops it samples).
-pub fn fileio_run(t: &Test, size: u64, time_s: u64, dir: &Path) -> Fileio {
-    fileio_job(t, size, time_s, dir).translate()
-}
-
-/// The fileio job of one test run, built directly (it is the job `iomark fileio`
-/// makes of the command line in tests/mark_compare.rs): one file of `size` bytes in
+/// The test's fileio call as the run reads it: its fileio job (the job `iomark fileio`
+/// makes of the command line in tests/mark_compare.rs), built directly and translated
+/// into the one job model, its geometry and its settings: one file of `size` bytes in
 /// `dir`, O_DIRECT, random data, no fsync, `time_s` seconds, the `--percentile=99`
 /// latency, no notes, silent. Q1 uses pread/pwrite (per-I/O latency), deeper queues
 /// io_uring with a backlog of the queue depth. It runs `run` (the caller sets
-/// `commands` for `prepare`).
-pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
+/// `settings.commands` for `prepare`, `settings.samples` for the loops it samples).
+pub fn fileio_run(t: &Test, size: u64, time_s: u64, dir: &Path) -> Fileio {
     let mode = match (t.slot.pattern, t.op) {
         (Pattern::Seq, Op::Read) => TestMode::Seqrd,
         (Pattern::Seq, Op::Write) => TestMode::Seqrewr,
@@ -200,11 +194,9 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         (IoMode::Sync, 128)
     };
     FileioJob {
-        commands: vec![Command::Run],
         file_num: 1,
         block_size: t.slot.block,
         total_size: size,
-        test_mode: Some(mode),
         io_mode,
         async_backlog,
         extra_flags: ExtraFlags {
@@ -217,34 +209,28 @@ pub fn fileio_job(t: &Test, size: u64, time_s: u64, dir: &Path) -> FileioJob {
         fsync_mode: FsyncMode::Fsync,
         merged_requests: 0,
         rw_ratio: MIX_RW_RATIO,
-        threads: t.slot.threads,
         time_limit: time_s,
         event_limit: 0,
         rate: 0,
-        report_interval: 0,
-        report_checkpoints: vec![],
-        percentile: 99,
-        histogram: false,
-        rand_seed: 0,
         validate: false,
-        forced_shutdown: None,
-        debug: false,
         verbosity: 0,
         dir: dir.to_path_buf(),
-        json: None,
-        plot: None,
-        samples: true,
         // fio's (and so KDiskMark's) reaping: one completion, then refill its slot
         reap_max: 1,
         data: DataPattern::Random,
-        notes: false,
-        sysbench_only: false,
-        argv: vec![],
-        // mark keeps its own result, not each test's
-        history: false,
-        // mark's own bar shows the rates
-        progress: false,
+        settings: Settings {
+            commands: vec![Command::Run],
+            test_mode: Some(mode),
+            threads: t.slot.threads,
+            percentile: 99,
+            samples: true,
+            // no interval lines, no --json or --plot of its own, no notes, the seed from
+            // the clock; mark keeps its own result, not each test's (no history), and its
+            // own bar shows the rates (no progress line)
+            ..Settings::default()
+        },
     }
+    .translate()
 }
 
 /// The largest block (request) size of `tests`, bytes (0 for no tests).

@@ -918,11 +918,12 @@ mod tests {
     fn a_fileio_summary_states_the_options_through_the_model() {
         use crate::job::sysbench::{DataPattern, FsyncMode, IoMode, TestMode};
         let mut j = crate::job::sysbench::tests::job(64 << 20, 4, 16384);
-        (j.test_mode, j.io_mode, j.async_backlog) = (Some(TestMode::Rndrw), IoMode::Async, 24);
-        (j.threads, j.time_limit, j.event_limit, j.rate) = (3, 12, 900, 250);
+        (j.settings.test_mode, j.io_mode, j.async_backlog) =
+            (Some(TestMode::Rndrw), IoMode::Async, 24);
+        (j.settings.threads, j.time_limit, j.event_limit, j.rate) = (3, 12, 900, 250);
         (j.fsync_freq, j.fsync_end, j.fsync_mode) = (7, false, FsyncMode::Fdatasync);
-        (j.rw_ratio, j.rand_seed, j.validate) = (3.0, 11, true);
-        (j.data, j.merged_requests, j.percentile) = (DataPattern::Random, 2, 99);
+        (j.rw_ratio, j.settings.rand_seed, j.validate) = (3.0, 11, true);
+        (j.data, j.merged_requests, j.settings.percentile) = (DataPattern::Random, 2, 99);
         (j.extra_flags.direct, j.extra_flags.dsync) = (true, true);
         j.dir = "/nonexistent/iomark-dir".into();
         let f = j.translate();
@@ -972,7 +973,7 @@ mod tests {
         // a synchronous call with no limits, an infinite ratio and sizes that make no
         // file set: depth 1, no runtime, the block as the request, no sizes
         (j.io_mode, j.time_limit, j.event_limit, j.rate) = (IoMode::Sync, 0, 0, 0);
-        (j.rw_ratio, j.total_size, j.percentile) = (f64::INFINITY, 100, 0);
+        (j.rw_ratio, j.total_size, j.settings.percentile) = (f64::INFINITY, 100, 0);
         let f = j.translate();
         let i = JobInfo::of_fileio(&f, 5);
         assert_eq!((i.engine.as_str(), i.iodepth, i.files), ("psync", 1, 4));

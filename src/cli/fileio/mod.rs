@@ -322,7 +322,11 @@ pub fn run(args: &[String]) -> i32 {
     };
     // `--json=-`: stdout holds the result alone, from the banner on (cli/output.rs)
     if let Outcome::Job(j) = &parsed.outcome {
-        let stream = j.json.as_deref().and_then(crate::util::output::Stream::of);
+        let stream = j
+            .settings
+            .json
+            .as_deref()
+            .and_then(crate::util::output::Stream::of);
         if stream == Some(crate::util::output::Stream::Stdout) {
             crate::util::output::reserve_for_document();
         }
@@ -338,9 +342,9 @@ pub fn run(args: &[String]) -> i32 {
         Outcome::Job(mut job) => match session.and_then(|s| place_ranks(&mut job, s)) {
             Ok(()) => {
                 if as_sysbench() {
-                    job.sysbench_only = true;
-                    job.notes = false;
-                    job.history = false;
+                    job.settings.sysbench_only = true;
+                    job.settings.notes = false;
+                    job.settings.history = false;
                 }
                 let mut outs = outputs::FileioOutputs::default();
                 crate::run::sysbench::execute(&job.translate(), &console, &mut outs)
@@ -363,7 +367,7 @@ fn place_ranks(job: &mut FileioJob, session: Option<&crate::ranks::Session>) -> 
         .dir(&job.dir)
         .map_err(|e| format!("iomark fileio: --file-dir: {e}"))?;
     if s.rank != 0 {
-        (job.json, job.plot) = (None, None);
+        (job.settings.json, job.settings.plot) = (None, None);
     }
     Ok(())
 }
@@ -457,9 +461,10 @@ fn parse_inner(
     }
     let runs = commands.contains(&Command::Run);
     let mut j = fileio_options(c, a, runs, general)?;
-    j.commands = commands;
-    j.argv = without_test_word(args);
-    if j.commands
+    j.settings.commands = commands;
+    j.settings.argv = without_test_word(args);
+    if j.settings
+        .commands
         .iter()
         .any(|c| matches!(c, Command::Prepare | Command::Run))
     {

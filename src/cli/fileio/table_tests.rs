@@ -29,7 +29,7 @@ fn outcome(word: &str) -> Result<String, String> {
     let p = parse_with(word);
     match p.outcome {
         Outcome::Job(mut j) => {
-            j.argv.clear();
+            j.settings.argv.clear();
             Ok(format!("{j:?}"))
         }
         Outcome::Exit(code) => {

@@ -87,11 +87,16 @@ fn defaults_are_sysbench_defaults() {
     );
     assert_eq!((j.fsync_freq, j.fsync_end, j.rw_ratio), (100, true, 1.5));
     assert_eq!(
-        (j.threads, j.time_limit, j.event_limit, j.percentile),
+        (
+            j.settings.threads,
+            j.time_limit,
+            j.event_limit,
+            j.settings.percentile
+        ),
         (1, 10, 0, 95)
     );
     assert_eq!(j.io_mode, IoMode::Sync);
-    assert_eq!(j.commands, vec![Command::Run]);
+    assert_eq!(j.settings.commands, vec![Command::Run]);
 }
 
 #[test]
@@ -143,7 +148,10 @@ fn deprecated_aliases_warn_in_order() {
         ]
     );
     let Outcome::Job(j) = r.outcome else { panic!() };
-    assert_eq!((j.threads, j.event_limit, j.time_limit), (2, 1000, 1));
+    assert_eq!(
+        (j.settings.threads, j.event_limit, j.time_limit),
+        (2, 1000, 1)
+    );
 }
 
 /// sysbench's messages after the banner: `(arguments, last line, exit code)`.
@@ -374,7 +382,7 @@ fn positional_rules() {
     let r = p("--file-test-mode=rndrd prepare run cleanup");
     let Outcome::Job(j) = r.outcome else { panic!() };
     assert_eq!(
-        j.commands,
+        j.settings.commands,
         vec![Command::Prepare, Command::Run, Command::Cleanup]
     );
     let r = p("prepare bogus");
@@ -404,7 +412,7 @@ fn forced_shutdown_forms() {
         let Outcome::Job(j) = p(&format!("--time=20 {s} prepare")).outcome else {
             panic!()
         };
-        j.forced_shutdown
+        j.settings.forced_shutdown
     };
     assert_eq!(get("--forced-shutdown=off"), None);
     assert_eq!(get("--forced-shutdown=OFF"), None);
@@ -432,7 +440,7 @@ fn geometry_errors_exit_2_after_banner() {
 #[test]
 fn the_kept_argv_has_no_test_word() {
     let j = |v: &str| match raw(v).outcome {
-        Outcome::Job(j) => j.argv,
+        Outcome::Job(j) => j.settings.argv,
         Outcome::Exit(c) => panic!("{v}: exit {c}"),
     };
     assert_eq!(

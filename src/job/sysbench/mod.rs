@@ -1,8 +1,9 @@
 //! `FileioJob`: sysbench's parsed fileio options, validated, and the file set's geometry
 //! derived from them. What a job thread does with them is the one job model's
 //! (`FileioJob::model`, model.rs); `FileioJob::translate` (settings.rs) makes the call
-//! the run reads once: the model, the geometry, and the commands and the console and
-//! report settings (`Settings`).
+//! the run reads once: the model, the geometry, and the commands, the test mode and the
+//! console and report settings (`Settings`, which the job holds as the parser filled
+//! it: each option is stored once).
 //!
 //! Built by `cli::fileio` from argv (and by mark's presets), translated before the run:
 //! `run::sysbench` and the result read the translation, never these options.
@@ -211,18 +212,18 @@ impl Command {
 pub type ForcedShutdown = Option<u64>;
 
 /// A complete, validated fileio job. All fields are plain values; nothing was opened.
+/// What the job threads do is here; what the call says and writes beside them (the
+/// commands, `--file-test-mode`, `--threads`, the report and console options, the
+/// outputs, the argv) is its [`Settings`], filled by the parser in place and handed to
+/// the run as they are by [`FileioJob::translate`].
 #[derive(Clone, Debug)]
 pub struct FileioJob {
-    /// Commands to execute in order (sysbench takes one; iomark accepts several).
-    pub commands: Vec<Command>,
     /// `--file-num` (≥ 1).
     pub file_num: u32,
     /// `--file-block-size` in bytes (≥ 1).
     pub block_size: u64,
     /// `--file-total-size` in bytes as given (≥ 1).
     pub total_size: u64,
-    /// `--file-test-mode` (required for `run`).
-    pub test_mode: Option<TestMode>,
     /// `--file-io-mode`.
     pub io_mode: IoMode,
     /// `--file-async-backlog` (requests in flight per thread in async mode).
@@ -241,61 +242,27 @@ pub struct FileioJob {
     pub merged_requests: u32,
     /// `--file-rw-ratio` (≥ 0, may be +inf).
     pub rw_ratio: f64,
-    /// `--threads` (≥ 1).
-    pub threads: u32,
     /// `--time` in seconds (0 = no limit).
     pub time_limit: u64,
     /// `--events` (0 = no limit).
     pub event_limit: u64,
     /// `--rate` in events/s (0 = closed loop).
     pub rate: u64,
-    /// `--report-interval` in seconds (0 = off).
-    pub report_interval: u64,
-    /// `--report-checkpoints` in seconds since start, ascending.
-    pub report_checkpoints: Vec<u64>,
-    /// `--percentile` (0 = disabled).
-    pub percentile: u32,
-    /// `--histogram`.
-    pub histogram: bool,
-    /// `--rand-seed` (0 = seed from the current time).
-    pub rand_seed: u64,
     /// `--validate`.
     pub validate: bool,
-    /// `--forced-shutdown` in seconds after the time limit (`None` = off).
-    pub forced_shutdown: ForcedShutdown,
-    /// `--debug`.
-    pub debug: bool,
     /// `--verbosity` (0..=5).
     pub verbosity: u8,
     /// `--file-dir` (iomark extension; default the current directory).
     pub dir: PathBuf,
-    /// `--json` (iomark extension): where to write the `RunResult`.
-    pub json: Option<PathBuf>,
-    /// `--plot` (iomark extension): directory the run's SVG charts are written to.
-    pub plot: Option<PathBuf>,
-    /// Sample the run over time (run/sampler.rs: the series, its charts and the findings
-    /// over time); on for `iomark fileio`; `mark` sets it on the translated call's
-    /// `Settings` (its loops sample with `--plot`).
-    pub samples: bool,
     /// Completions taken per reap in async mode (0: every one that is ready, as
     /// sysbench's `io_getevents(ctx, 1, backlog, …)`; `mark` sets 1, fio's default
     /// `iodepth_batch_complete_max`, so each slot is refilled as soon as it completes).
     pub reap_max: usize,
     /// `--file-data` (iomark extension).
     pub data: DataPattern,
-    /// `--notes` (iomark extension): print page-cache notes after the report.
-    pub notes: bool,
-    /// Under the `sysbench` persona: stdout and stderr carry sysbench's lines alone (no
-    /// notes, no warnings of iomark's, no history line; nothing is kept in the history).
-    pub sysbench_only: bool,
-    /// The argv this job came from, recorded in results.
-    pub argv: Vec<String>,
-    /// Keep the completed result in the results history (iomark extension; off with
-    /// `--history=off`, sysbench's switch form, and for `mark`'s own tests).
-    pub history: bool,
-    /// `--progress` (iomark extension, off by default as sysbench shows nothing): a live
-    /// line on stderr when it is a terminal (docs/commands/fileio.md).
-    pub progress: bool,
+    /// The commands, `--file-test-mode` and the console and report settings, as the
+    /// run reads them (settings.rs).
+    pub settings: Settings,
 }
 
 /// Sizes derived from a job, in bytes.
@@ -384,11 +351,9 @@ pub(crate) mod tests {
 
     pub(crate) fn job(total: u64, files: u32, block: u64) -> FileioJob {
         FileioJob {
-            commands: vec![],
             file_num: files,
             block_size: block,
             total_size: total,
-            test_mode: None,
             io_mode: IoMode::Sync,
             async_backlog: 128,
             extra_flags: ExtraFlags::default(),
@@ -398,30 +363,22 @@ pub(crate) mod tests {
             fsync_mode: FsyncMode::Fsync,
             merged_requests: 0,
             rw_ratio: 1.5,
-            threads: 1,
             time_limit: 10,
             event_limit: 0,
             rate: 0,
-            report_interval: 0,
-            report_checkpoints: vec![],
-            percentile: 95,
-            histogram: false,
-            rand_seed: 0,
             validate: false,
-            forced_shutdown: None,
-            debug: false,
             verbosity: 3,
             dir: ".".into(),
-            json: None,
-            plot: None,
-            samples: true,
             reap_max: 0,
             data: DataPattern::Zeros,
-            notes: true,
-            sysbench_only: false,
-            argv: vec![],
-            history: false,
-            progress: false,
+            // sysbench's one thread and --percentile=95; iomark's notes and samples
+            settings: Settings {
+                threads: 1,
+                percentile: 95,
+                samples: true,
+                notes: true,
+                ..Settings::default()
+            },
         }
     }
 

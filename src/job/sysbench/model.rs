@@ -33,8 +33,9 @@ impl TestMode {
 
 impl FileioJob {
     /// One of the job's threads in the one job model, over the file set's geometry `g`
-    /// ([`FileioJob::geometry`]). Without a test mode (a `prepare` or `cleanup` alone)
-    /// the thread is a sequential reader that writes nothing.
+    /// ([`FileioJob::geometry`]). The test mode is read from the settings, where it is
+    /// kept once; without one (a `prepare` or `cleanup` alone) the thread is a
+    /// sequential reader that writes nothing.
     pub fn model(&self, g: &Geometry) -> Job {
         Job {
             thread: self.thread_job(g),
@@ -62,7 +63,7 @@ impl FileioJob {
             time: (self.time_limit > 0).then(|| Duration::from_secs(self.time_limit)),
             ios: (self.event_limit > 0).then_some(self.event_limit),
             dir: self.dir.clone(),
-            writes: self.test_mode.is_some_and(TestMode::writes),
+            writes: self.settings.test_mode.is_some_and(TestMode::writes),
             data: self.data,
             validate: self.validate,
             syncs: Syncs {
@@ -77,7 +78,7 @@ impl FileioJob {
     /// for is fio's "none" (no ramp, no minimum rate, no think time, no check of
     /// fio's kind: `--validate` is the thread's).
     fn workload(&self) -> Workload {
-        let rw = self.test_mode.map_or(RwMode::Read, TestMode::rw);
+        let rw = self.settings.test_mode.map_or(RwMode::Read, TestMode::rw);
         Workload {
             name: "fileio".into(),
             pick: self.picking(rw),
@@ -92,7 +93,7 @@ impl FileioJob {
                 open_files: None,
                 invalidate: false,
                 pre_read: false,
-                recreate: self.test_mode == Some(TestMode::Seqwr),
+                recreate: self.settings.test_mode == Some(TestMode::Seqwr),
             },
             // the sequential cursor starts the files over until a limit ends the run
             limits: Limits {
@@ -134,7 +135,7 @@ impl FileioJob {
     /// Direction, mix and sizes: `--file-test-mode`, `--file-rw-ratio` (`rndrw`),
     /// `--file-block-size`, `--file-merged-requests`.
     fn picking(&self, rw: RwMode) -> Picking {
-        let mixed = self.test_mode == Some(TestMode::Rndrw);
+        let mixed = self.settings.test_mode == Some(TestMode::Rndrw);
         Picking {
             rw,
             rw_suffix: 0,
@@ -178,8 +179,8 @@ impl FileioJob {
     /// mode's description, the rw ratio as given.
     fn labels(&self) -> Labels {
         Labels {
-            mode: self.test_mode.map_or("", TestMode::name),
-            test: self.test_mode.map_or("", TestMode::description),
+            mode: self.settings.test_mode.map_or("", TestMode::name),
+            test: self.settings.test_mode.map_or("", TestMode::description),
             io_mode: self.io_mode.description(),
             rw_ratio: self.rw_ratio,
         }
@@ -251,7 +252,8 @@ mod tests {
         // no limits, no rate, a mode that does not queue
         (s.io_mode, s.time_limit, s.event_limit, s.rate) = (IoMode::Mmap, 0, 0, 0);
         // a write mode, random data, validated, fdatasync after each write and not at the end
-        (s.test_mode, s.data, s.validate) = (Some(TestMode::Rndwr), DataPattern::Random, true);
+        (s.settings.test_mode, s.data, s.validate) =
+            (Some(TestMode::Rndwr), DataPattern::Random, true);
         (s.fsync_mode, s.fsync_all, s.fsync_end) = (FsyncMode::Fdatasync, true, false);
         let t = model_of(&s).thread;
         assert!(t.writes && t.validate && t.data == DataPattern::Random);
@@ -276,7 +278,7 @@ mod tests {
         ];
         for (mode, rw, random, reads, writes, pct, ratio) in want {
             let mut s = job(1 << 20, 4, 4096);
-            s.test_mode = Some(mode);
+            s.settings.test_mode = Some(mode);
             let m = model_of(&s);
             let p = &m.work.pick;
             assert_eq!(p.rw, rw, "{mode:?}");
@@ -295,7 +297,7 @@ mod tests {
     #[test]
     fn the_rndrw_ratio_may_be_infinite_or_zero() {
         let mut s = job(1 << 20, 4, 4096);
-        s.test_mode = Some(TestMode::Rndrw);
+        s.settings.test_mode = Some(TestMode::Rndrw);
         for (ratio, pct) in [(f64::INFINITY, 100), (0.0, 0), (1.0, 50), (3.0, 75)] {
             s.rw_ratio = ratio;
             let p = model_of(&s).work.pick;
@@ -310,7 +312,7 @@ mod tests {
     #[test]
     fn fsync_options_are_sync_points() {
         let mut s = job(1 << 20, 4, 4096);
-        s.test_mode = Some(TestMode::Rndwr);
+        s.settings.test_mode = Some(TestMode::Rndwr);
         // sysbench's defaults: a series every 100 requests, a sync at the end
         let y = model_of(&s).work.syncs;
         let got = (y.fsync_every, y.fdatasync_every, y.at_end, y.series_every);
@@ -339,18 +341,18 @@ mod tests {
         // prepare or cleanup alone: no mode, no test words
         let l = model_of(&s).work.labels;
         assert_eq!((l.mode, l.test, l.io_mode), ("", "", "synchronous"));
-        (s.test_mode, s.io_mode) = (Some(TestMode::Rndrw), IoMode::Async);
+        (s.settings.test_mode, s.io_mode) = (Some(TestMode::Rndrw), IoMode::Async);
         let l = model_of(&s).work.labels;
         assert_eq!(
             (l.mode, l.test, l.io_mode),
             ("rndrw", "random r/w", "asynchronous")
         );
-        (s.test_mode, s.io_mode) = (Some(TestMode::Seqwr), IoMode::Mmap);
+        (s.settings.test_mode, s.io_mode) = (Some(TestMode::Seqwr), IoMode::Mmap);
         let l = model_of(&s).work.labels;
         let want = ("seqwr", "sequential write (creation)", "fast mmaped");
         assert_eq!((l.mode, l.test, l.io_mode), want);
         // the ratio as given, for every random mode: rndrd's header prints it too
-        (s.test_mode, s.rw_ratio) = (Some(TestMode::Rndrd), 2.5);
+        (s.settings.test_mode, s.rw_ratio) = (Some(TestMode::Rndrd), 2.5);
         let m = model_of(&s);
         assert_eq!(
             (m.work.labels.rw_ratio, m.work.pick.read_ratio),
@@ -374,7 +376,7 @@ mod tests {
             (Rndwr, false),
             (Rndrw, false),
         ] {
-            s.test_mode = Some(mode);
+            s.settings.test_mode = Some(mode);
             assert_eq!(model_of(&s).work.files.recreate, recreate, "{mode:?}");
         }
     }
@@ -404,7 +406,7 @@ mod tests {
     #[test]
     fn block_size_and_merged_requests_are_the_request_sizes() {
         let mut s = job(1 << 20, 4, 16384);
-        s.test_mode = Some(TestMode::Seqrd);
+        s.settings.test_mode = Some(TestMode::Seqrd);
         let m = model_of(&s);
         let fixed = BlockSizes::Fixed(16384);
         assert_eq!(m.work.pick.bs, [fixed.clone(), fixed.clone(), fixed]);
@@ -418,7 +420,8 @@ mod tests {
     #[test]
     fn limits_pace_data_and_queue_translate() {
         let mut s = job(1 << 20, 4, 4096);
-        (s.test_mode, s.io_mode, s.async_backlog) = (Some(TestMode::Rndrw), IoMode::Async, 32);
+        (s.settings.test_mode, s.io_mode, s.async_backlog) =
+            (Some(TestMode::Rndrw), IoMode::Async, 32);
         (s.reap_max, s.data, s.rate) = (1, DataPattern::Random, 0);
         let m = model_of(&s);
         let q = &m.work.queue;

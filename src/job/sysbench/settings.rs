@@ -1,9 +1,10 @@
 //! A fileio call as the run and the result read it ([`Fileio`]): the job in the one job
 //! model, the file set's geometry, and beside them the command's console and report
-//! settings ([`Settings`]: the commands, threads, report interval and checkpoints,
-//! percentile, histogram, `--debug`, the seed, forced shutdown, notes, progress, the
-//! outputs, the argv). [`FileioJob::translate`] makes it once from sysbench's parsed
-//! options; `run::sysbench` and `result::job` read nothing else of them.
+//! settings ([`Settings`]: the commands, the test mode, threads, report interval and
+//! checkpoints, percentile, histogram, `--debug`, the seed, forced shutdown, notes,
+//! progress, the outputs, the argv). The parser fills the `Settings` inside the
+//! [`FileioJob`] it makes; [`FileioJob::translate`] hands them on as they are, beside the
+//! model it makes once; `run::sysbench` and `result::job` read nothing else of the options.
 
 use super::{Command, FileioJob, ForcedShutdown, Geometry, GeometryError, TestMode};
 use crate::job::model::Job;
@@ -24,11 +25,18 @@ pub struct Fileio {
 }
 
 /// What a fileio call says and writes, beside the job itself; no job thread reads it.
-#[derive(Clone, Debug)]
+/// Its `Default` asks for nothing (no command, no thread, no percentile, every switch
+/// off), not sysbench's defaults, which the parser gives: a caller that builds one
+/// sets what it runs.
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Commands to execute in order (sysbench takes one; iomark accepts several).
     pub commands: Vec<Command>,
-    /// `--file-test-mode` as given (`run` refuses a call without one; the result names it).
+    /// `--file-test-mode` as given, the one place it is kept: `None` for a call without
+    /// one (a `prepare` or `cleanup` alone; `run` refuses it, the result names the mode
+    /// or none). The model's direction, mix, `recreate` and words are made from it
+    /// ([`FileioJob::model`]) and cannot say "none": a thread without a test mode is a
+    /// sequential reader that writes nothing, like `seqrd`'s.
     pub test_mode: Option<TestMode>,
     /// `--threads` (≥ 1).
     pub threads: u32,
@@ -82,31 +90,7 @@ impl FileioJob {
         Fileio {
             model: self.model(&sizes),
             geometry,
-            settings: self.settings(),
-        }
-    }
-
-    /// The console and report settings of the call.
-    fn settings(&self) -> Settings {
-        Settings {
-            commands: self.commands.clone(),
-            test_mode: self.test_mode,
-            threads: self.threads,
-            report_interval: self.report_interval,
-            report_checkpoints: self.report_checkpoints.clone(),
-            percentile: self.percentile,
-            histogram: self.histogram,
-            rand_seed: self.rand_seed,
-            forced_shutdown: self.forced_shutdown,
-            debug: self.debug,
-            json: self.json.clone(),
-            plot: self.plot.clone(),
-            samples: self.samples,
-            notes: self.notes,
-            sysbench_only: self.sysbench_only,
-            argv: self.argv.clone(),
-            history: self.history,
-            progress: self.progress,
+            settings: self.settings.clone(),
         }
     }
 }
@@ -128,21 +112,24 @@ mod tests {
     use super::super::tests::job;
     use super::super::{DataPattern, IoMode};
     use super::*;
+    use crate::job::model::RwMode;
     use crate::util::engines::Kind;
 
     #[test]
     fn the_settings_carry_the_console_and_report_options() {
         let mut j = job(1 << 20, 4, 4096);
-        j.commands = vec![Command::Prepare, Command::Run];
-        j.test_mode = Some(TestMode::Rndrw);
-        (j.threads, j.report_interval, j.percentile) = (8, 3, 99);
-        (j.report_checkpoints, j.histogram, j.debug) = (vec![2, 5], true, true);
-        (j.rand_seed, j.forced_shutdown) = (42, Some(7));
-        (j.json, j.plot) = (Some("r.json".into()), Some("charts".into()));
-        (j.samples, j.notes, j.sysbench_only) = (false, false, true);
-        (j.history, j.progress) = (true, true);
-        j.argv = vec!["--threads=8".into(), "run".into()];
-        let s = j.translate().settings;
+        let js = &mut j.settings;
+        js.commands = vec![Command::Prepare, Command::Run];
+        js.test_mode = Some(TestMode::Rndrw);
+        (js.threads, js.report_interval, js.percentile) = (8, 3, 99);
+        (js.report_checkpoints, js.histogram, js.debug) = (vec![2, 5], true, true);
+        (js.rand_seed, js.forced_shutdown) = (42, Some(7));
+        (js.json, js.plot) = (Some("r.json".into()), Some("charts".into()));
+        (js.samples, js.notes, js.sysbench_only) = (false, false, true);
+        (js.history, js.progress) = (true, true);
+        js.argv = vec!["--threads=8".into(), "run".into()];
+        let f = j.translate();
+        let s = &f.settings;
         assert_eq!(s.commands, vec![Command::Prepare, Command::Run]);
         assert_eq!(s.test_mode, Some(TestMode::Rndrw));
         assert_eq!((s.threads, s.report_interval, s.percentile), (8, 3, 99));
@@ -152,17 +139,28 @@ mod tests {
         assert_eq!((s.rand_seed, s.forced_shutdown), (42, Some(7)));
         assert_eq!(s.json.as_deref(), Some(std::path::Path::new("r.json")));
         assert_eq!(s.plot.as_deref(), Some(std::path::Path::new("charts")));
-        assert_eq!(s.argv, j.argv);
+        assert_eq!(s.argv, ["--threads=8", "run"]);
+        // the model's words and direction are the settings' test mode
+        let w = &f.model.work;
+        assert_eq!((w.labels.mode, w.pick.rw), ("rndrw", RwMode::RandRw));
         // the defaults of the test job: sysbench's --percentile=95, one thread
-        let s = job(1 << 20, 4, 4096).translate().settings;
+        let f = job(1 << 20, 4, 4096).translate();
+        let s = &f.settings;
         assert_eq!((s.threads, s.report_interval, s.percentile), (1, 0, 95));
         assert_eq!((s.test_mode, s.forced_shutdown), (None, None));
+        // no test mode: no words, a sequential reader that writes nothing
+        let (w, t) = (&f.model.work, &f.model.thread);
+        assert_eq!(
+            (w.labels.mode, w.pick.rw, t.writes),
+            ("", RwMode::Read, false)
+        );
     }
 
     #[test]
     fn the_model_is_the_job_over_its_geometry() {
         let mut j = job(1 << 20, 4, 4096);
-        (j.test_mode, j.io_mode, j.async_backlog) = (Some(TestMode::Rndwr), IoMode::Async, 16);
+        (j.settings.test_mode, j.io_mode) = (Some(TestMode::Rndwr), IoMode::Async);
+        j.async_backlog = 16;
         (j.time_limit, j.data) = (30, DataPattern::Random);
         let f = j.translate();
         let g = j.geometry().unwrap();

@@ -5,20 +5,19 @@ use crate::stats::EventKind;
 fn fileio_result(s: Threads) -> RunResult {
     // a random-read fileio job (built as mark builds its jobs, job/presets.rs), with
     // sysbench's default --percentile=95
-    use crate::job::presets::{fileio_job, Op, Pattern, Slot, Test};
+    use crate::job::presets::{fileio_run, Op, Pattern, Slot, Test};
     let slot = Slot {
         pattern: Pattern::Rnd,
         block: 16 << 10,
         qd: 1,
         threads: 1,
     };
-    let mut job = fileio_job(&Test { slot, op: Op::Read }, 2 << 30, 10, ".".as_ref());
-    job.percentile = 95;
-    job.argv = vec!["--file-test-mode=rndrd".into(), "run".into()];
-    let mut i = Inputs::new("fileio", &job.argv, Status::Ok);
-    let f = job.translate();
+    let mut f = fileio_run(&Test { slot, op: Op::Read }, 2 << 30, 10, ".".as_ref());
+    f.settings.percentile = 95;
+    f.settings.argv = vec!["--file-test-mode=rndrd".into(), "run".into()];
+    let mut i = Inputs::new("fileio", &f.settings.argv, Status::Ok);
     i.summary = JobInfo::of_fileio(&f, 1);
-    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(&f), s, job.percentile);
+    i.recorded = Recorded::fileio(EffectiveJob::of_fileio(&f), s, f.settings.percentile);
     build(i)
 }
 

@@ -2,8 +2,8 @@
 //! then the `--mix` slots), slot labels that parse back, and each test as the exact
 //! `fileio` job it runs. tests/it/mark/ runs mark through the binary.
 
-use super::{expand, fileio_job, preset, Op, Pattern, Slot, Test};
-use crate::job::sysbench::{DataPattern, IoMode, TestMode};
+use super::{expand, fileio_run, preset, Op, Pattern, Slot, Test};
+use crate::job::sysbench::{DataPattern, TestMode};
 use std::path::Path;
 
 fn names(p: &str, mix: bool) -> Vec<String> {
@@ -84,50 +84,57 @@ fn slot_labels_round_trip() {
 
 #[test]
 fn each_test_is_the_exact_fileio_job() {
+    use crate::util::engines::Kind;
     let d = Path::new("/d");
-    let job = |slot: Slot, op| fileio_job(&Test { slot, op }, 1 << 30, 5, d);
-    // that each is also the job fileio parses of its command line is checked in
+    let run = |slot: Slot, op| fileio_run(&Test { slot, op }, 1 << 30, 5, d);
+    // that each is also the call fileio parses of its command line is checked in
     // src/cli/mark.rs (the parser lives in cli)
     let seq8 = preset("default").unwrap()[0];
     let rnd1 = preset("default").unwrap()[3];
     let rnd_t16 = preset("nvme").unwrap()[2];
-    let j = job(seq8, Op::Read);
+    let f = run(seq8, Op::Read);
+    let (s, t, w) = (&f.settings, &f.model.thread, &f.model.work);
     assert_eq!(
-        (j.file_num, j.total_size, j.block_size, j.test_mode),
-        (1, 1 << 30, 1 << 20, Some(TestMode::Seqrd))
+        (t.files, t.file_size, t.request, s.test_mode),
+        (1, Some(1 << 30), (1 << 20, 1 << 20), Some(TestMode::Seqrd))
     );
-    assert_eq!((j.io_mode, j.async_backlog), (IoMode::Async, 8));
-    assert!(j.extra_flags.direct && !j.extra_flags.sync && !j.extra_flags.dsync);
+    assert_eq!(f.geometry().map(|g| g.total), Some(1 << 30));
+    assert_eq!((t.engine, t.depth), (Kind::IoUring, 8));
+    assert!(t.direct && !t.sync && !t.dsync);
     assert_eq!(
-        (j.fsync_freq, j.fsync_end, j.rw_ratio),
+        (w.syncs.series_every, t.syncs.at_end, w.labels.rw_ratio),
         (0, false, 2.3333333333)
     );
-    assert_eq!((j.threads, j.time_limit, j.event_limit), (1, 5, 0));
-    assert_eq!(j.dir, d);
+    assert_eq!((s.threads, f.time_limit(), t.ios), (1, 5, None));
+    assert_eq!(t.dir, d);
     assert_eq!(
-        (j.data, j.percentile, j.notes, j.verbosity),
-        (DataPattern::Random, 99, false, 0)
+        (t.data, s.percentile, s.notes),
+        (DataPattern::Random, 99, false)
     );
     assert!(
-        j.json.is_none(),
+        s.json.is_none(),
         "mark reads the result in memory: no --json file"
     );
     // sequential writes overwrite the prepared file (seqrewr), never truncate it (seqwr)
-    assert_eq!(job(seq8, Op::Write).test_mode, Some(TestMode::Seqrewr));
+    let f = run(seq8, Op::Write);
+    assert_eq!(f.settings.test_mode, Some(TestMode::Seqrewr));
+    assert!(!f.model.work.files.recreate && f.model.thread.writes);
     // Q1 runs pread/pwrite so latency is per I/O; the backlog stays fileio's default
-    let q1 = job(rnd1, Op::Write);
-    assert_eq!(q1.test_mode, Some(TestMode::Rndwr));
-    assert_eq!((q1.io_mode, q1.async_backlog), (IoMode::Sync, 128));
-    assert!(q1.extra_flags.direct);
-    let t16 = job(rnd_t16, Op::Mix);
-    assert_eq!(t16.test_mode, Some(TestMode::Rndrw));
-    assert_eq!((t16.io_mode, t16.async_backlog), (IoMode::Async, 32));
-    assert_eq!(t16.threads, 16);
+    let q1 = run(rnd1, Op::Write);
+    assert_eq!(q1.settings.test_mode, Some(TestMode::Rndwr));
+    let t = &q1.model.thread;
+    assert_eq!((t.engine, t.depth, t.slots()), (Kind::Psync, 128, 1));
+    assert!(t.direct);
+    let t16 = run(rnd_t16, Op::Mix);
+    assert_eq!(t16.settings.test_mode, Some(TestMode::Rndrw));
+    let t = &t16.model.thread;
+    assert_eq!((t.engine, t.depth), (Kind::IoUring, 32));
+    assert_eq!(t16.settings.threads, 16);
 }
 
 #[test]
 fn each_test_reaches_the_run_translated_with_marks_settings() {
-    use super::{fileio_run, MIX_RW_RATIO};
+    use super::MIX_RW_RATIO;
     use crate::job::sysbench::Command;
     use crate::util::engines::Kind;
     let d = Path::new("/d");

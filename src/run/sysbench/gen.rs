@@ -197,7 +197,7 @@ mod tests {
     /// and `--file-rw-ratio=ratio`, through the one job model.
     fn gen_of(mode: TestMode, g: Geometry, freq: u32, ratio: f64) -> Generator {
         let mut s = crate::job::sysbench::tests::job(g.total, g.files, g.block);
-        (s.test_mode, s.fsync_freq, s.rw_ratio) = (Some(mode), freq, ratio);
+        (s.settings.test_mode, s.fsync_freq, s.rw_ratio) = (Some(mode), freq, ratio);
         Generator::new(&s.model(&g), g)
     }
 

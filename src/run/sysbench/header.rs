@@ -196,9 +196,18 @@ mod tests {
                 "",
             ]
         );
-        (j.threads, j.report_interval, j.rate, j.debug) = (4, 2, 500, true);
-        (j.report_checkpoints, j.validate) = (vec![5, 10], true);
-        (j.rand_seed, j.forced_shutdown, j.time_limit) = (7, Some(3), 10);
+        (
+            j.settings.threads,
+            j.settings.report_interval,
+            j.rate,
+            j.settings.debug,
+        ) = (4, 2, 500, true);
+        (j.settings.report_checkpoints, j.validate) = (vec![5, 10], true);
+        (
+            j.settings.rand_seed,
+            j.settings.forced_shutdown,
+            j.time_limit,
+        ) = (7, Some(3), 10);
         let f = j.translate();
         assert_eq!(
             header_general(&f.settings, &f.model),
@@ -226,7 +235,7 @@ mod tests {
     fn the_fileio_header_reads_the_model() {
         use crate::job::sysbench::{IoMode, TestMode};
         let mut s = crate::job::sysbench::tests::job(64 << 20, 4, 16384);
-        (s.test_mode, s.rw_ratio, s.event_limit) = (Some(TestMode::Rndrw), 2.0, 500);
+        (s.settings.test_mode, s.rw_ratio, s.event_limit) = (Some(TestMode::Rndrw), 2.0, 500);
         s.extra_flags.direct = true;
         let g = s.geometry().unwrap();
         let lines = header_fileio(&s.model(&g), &g);
@@ -247,7 +256,8 @@ mod tests {
                 "Doing random r/w test",
             ]
         );
-        (s.test_mode, s.merged_requests, s.io_mode) = (Some(TestMode::Seqwr), 2, IoMode::Mmap);
+        (s.settings.test_mode, s.merged_requests, s.io_mode) =
+            (Some(TestMode::Seqwr), 2, IoMode::Mmap);
         (s.fsync_all, s.fsync_freq, s.fsync_end, s.validate) = (true, 0, false, true);
         s.extra_flags.direct = false;
         let g = s.geometry().unwrap();

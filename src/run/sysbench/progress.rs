@@ -154,7 +154,7 @@ mod tests {
     /// one job model.
     fn model(time: u64, events: u64, mode: Option<TestMode>) -> Job {
         let mut j = crate::job::sysbench::tests::job(1 << 20, 1, 4096);
-        (j.time_limit, j.event_limit, j.test_mode) = (time, events, mode);
+        (j.time_limit, j.event_limit, j.settings.test_mode) = (time, events, mode);
         j.model(&j.geometry().unwrap())
     }
 
