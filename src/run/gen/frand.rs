@@ -164,34 +164,11 @@ impl Frand {
 
     /// The next value.
     #[allow(clippy::should_implement_trait)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next(&mut self) -> u64 {
         match self {
-            Frand::T32(s) => {
-                let step =
-                    |s: u32, a: u32, b: u32, c: u32, d: u32| ((s & c) << d) ^ (((s << a) ^ s) >> b);
-                s[0] = step(s[0], 13, 19, !1, 12);
-                s[1] = step(s[1], 2, 25, !7, 4);
-                s[2] = step(s[2], 3, 11, !15, 17);
-                u64::from(s[0] ^ s[1] ^ s[2])
-            }
-            Frand::T64(s) => {
-                // (left shift, right shift, mask, shift of the masked value)
-                const STEPS: [(u32, u32, u64, u32); 5] = [
-                    (1, 53, !1, 10),
-                    (24, 50, !511, 5),
-                    (3, 23, !4095, 29),
-                    (5, 24, !131_071, 23),
-                    (3, 33, !8_388_607, 8),
-                ];
-                let mut out = 0;
-                for (c, (a, b, m, d)) in s.iter_mut().zip(STEPS) {
-                    let x = ((*c << a) ^ *c) >> b;
-                    *c = ((*c & m) << d) ^ x;
-                    out ^= *c;
-                }
-                out
-            }
+            Frand::T32(s) => u64::from(next32(s)),
+            Frand::T64(s) => next64(s),
         }
     }
 
@@ -216,10 +193,20 @@ impl Frand {
     /// A block below `n` as fio 3.33's `__get_next_rand_offset` draws it: `n · next /
     /// (max + 1)` in doubles, truncated (at most `n − 1`, which fio's doubles never
     /// exceed for the sizes a map holds).
-    #[inline]
+    /// Per random offset: one match on the generator, and the 32-bit value converted
+    /// from a `u32`, `n` from an `i64` and the product back through an `i64` (one
+    /// instruction each; a `u64`'s conversions are branchy sequences on x86-64): the
+    /// same doubles and the same truncation for every `n` below 2^63.
+    #[inline(always)]
     pub(crate) fn below(&mut self, n: u64) -> u64 {
-        let r = self.next() as f64;
-        let b = (n as f64 * (r * self.unit_scale())) as u64;
+        let frac = match self {
+            Frand::T32(s) => f64::from(next32(s)) * (1.0 / 4_294_967_296.0),
+            Frand::T64(s) => next64(s) as f64 * (1.0 / 18_446_744_073_709_551_616.0),
+        };
+        let b = match i64::try_from(n) {
+            Ok(i) => (i as f64 * frac) as i64 as u64,
+            Err(_) => (n as f64 * frac) as u64,
+        };
         b.min(n.saturating_sub(1))
     }
 
@@ -234,9 +221,68 @@ impl Frand {
     }
 }
 
+/// One step of fio's 32-bit Tausworthe generator (`__rand32`).
+#[inline(always)]
+fn next32(s: &mut [u32; 3]) -> u32 {
+    let step = |s: u32, a: u32, b: u32, c: u32, d: u32| ((s & c) << d) ^ (((s << a) ^ s) >> b);
+    s[0] = step(s[0], 13, 19, !1, 12);
+    s[1] = step(s[1], 2, 25, !7, 4);
+    s[2] = step(s[2], 3, 11, !15, 17);
+    s[0] ^ s[1] ^ s[2]
+}
+
+/// One step of fio's 64-bit Tausworthe generator (`__rand64`).
+#[inline(always)]
+fn next64(s: &mut [u64; 5]) -> u64 {
+    // (left shift, right shift, mask, shift of the masked value)
+    const STEPS: [(u32, u32, u64, u32); 5] = [
+        (1, 53, !1, 10),
+        (24, 50, !511, 5),
+        (3, 23, !4095, 29),
+        (5, 24, !131_071, 23),
+        (3, 33, !8_388_607, 8),
+    ];
+    let mut out = 0;
+    for (c, (a, b, m, d)) in s.iter_mut().zip(STEPS) {
+        let x = ((*c << a) ^ *c) >> b;
+        *c = ((*c & m) << d) ^ x;
+        out ^= *c;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `below` (one match, a `u32` converted for the 32-bit generator) gives fio's
+    /// `n · next / (max + 1.0)`, truncated, for both generators and any `n`.
+    #[test]
+    fn below_is_fios_quotient_of_the_next_value() {
+        for mut g in [
+            Frand::new(0x1234_5678, false),
+            Frand::new(0x9abc_def0, true),
+        ] {
+            for n in [
+                1u64,
+                2,
+                3,
+                1000,
+                262_144,
+                1 << 40,
+                u64::MAX / 3,
+                1 << 63,
+                u64::MAX,
+            ] {
+                for _ in 0..1000 {
+                    let mut h = g.clone();
+                    let r = h.next() as f64;
+                    let fio = ((n as f64 * (r / (g.max() as f64 + 1.0))) as u64).min(n - 1);
+                    assert_eq!(g.below(n), fio, "n={n}");
+                }
+            }
+        }
+    }
 
     /// The reciprocal stands for fio's division exactly: `r / (max + 1.0)` and `r ·
     /// unit_scale` are the same double for the extremes and a spread of values.
