@@ -330,13 +330,19 @@ fn stopped_result(job: &Fileio, status: Status, error: String) -> RunResult {
 
 /// Print a failure that happened before the workers started and, with `--json`, leave
 /// a `failed` RunResult (zero counts, the error text).
+/// Under the `sysbench` persona a refusal is sysbench's exit 1, whatever iomark's code
+/// (invalid input 2, the environment 3).
 fn failed_before_start(job: &Fileio, console: &Console, f: &Error, emit: &dyn Emit) -> i32 {
     let code = print_failure(console, f);
     if emit.json_pending() {
         let r = stopped_result(job, Status::Failed, f.lines.join("\n"));
         emit.save(&r, false, console);
     }
-    code
+    if job.settings.sysbench_only {
+        exit::FAILED
+    } else {
+        code
+    }
 }
 
 #[cfg(test)]

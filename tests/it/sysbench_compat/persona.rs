@@ -600,3 +600,46 @@ fn a_rw_ratio_that_is_no_number_is_read_as_sysbench_reads_it() {
         "FATAL: Invalid value for --file-rw-ratio: -1.000000."
     );
 }
+
+/// What `iomark fileio` refuses before its workers start with its own code (a
+/// `--file-block-size` no multiple of the direct-I/O alignment: 2; a directory without
+/// O_DIRECT: 3) is exit 1 under the persona, sysbench's code: sysbench 1.0.20 runs and
+/// fails on the first read (`errno = 22`), exit 1.
+#[test]
+fn a_direct_block_size_refusal_is_sysbench_s_exit_1_under_its_name() {
+    let prep = ["fileio", "--file-num=1", "--file-total-size=64K", "prepare"];
+    let run = [
+        "fileio",
+        "--file-num=1",
+        "--file-total-size=64K",
+        "--file-test-mode=rndrd",
+        "--file-extra-flags=direct",
+        "--file-block-size=1000",
+        "--time=1",
+        "run",
+    ];
+    let d = scratch();
+    let (ours_dir, theirs_dir) = (d.path().join("ours"), d.path().join("theirs"));
+    for p in [&ours_dir, &theirs_dir] {
+        std::fs::create_dir(p).unwrap();
+    }
+    let link = persona(d.path());
+    assert_eq!(sysbench_cmd().dir(&theirs_dir).args(prep).run().code, 0);
+    let o = Iomark::program(&link).dir(&ours_dir).args(prep).run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    let theirs = sysbench_cmd().dir(&theirs_dir).args(run).run();
+    assert_eq!(theirs.code, 1, "sysbench 1.0.20: {}", theirs.dump());
+    let ours = Iomark::program(&link).dir(&ours_dir).args(run).run();
+    assert_eq!(ours.code, 1, "the persona: {}", ours.dump());
+    assert!(ours.all().contains("FATAL: "), "{}", ours.dump());
+    let native = Iomark::new()
+        .dir(&ours_dir)
+        .env("IOMARK_HISTORY", "off")
+        .args(run)
+        .run();
+    assert!(
+        [2, 3].contains(&native.code),
+        "iomark fileio keeps its own code: {}",
+        native.dump()
+    );
+}
