@@ -470,7 +470,7 @@ pub fn open_for_run(
         } else {
             let size = f.metadata().map(|m| m.len()).unwrap_or(0);
             if size < g.file_size {
-                debug(format!("iomark: {name} is shorter than the prepared size: a seqwr run re-creates the test files empty and writes only as far as its time or event limit (as sysbench does), and an interrupted prepare stops short; run 'prepare' again with the same --file-total-size and --file-num"));
+                debug(short_file_note(&name, size, g.file_size));
                 return Err(Error::lines(
                     crate::util::error::exit::FAILED,
                     vec![
@@ -486,6 +486,18 @@ pub fn open_for_run(
         debug(format!("iomark: seqwr re-created {emptied} existing test file(s) empty, as sysbench does: their prepared contents are gone; run 'prepare' again before a reading mode"));
     }
     Ok(files)
+}
+
+/// iomark's one line on stderr after sysbench's `FATAL: Size of file …` for test file
+/// `name` of `size` bytes where the run reads `fs`: what leaves a file short — seqwr
+/// writes whole blocks only, so one whose block size does not divide `fs` stops less
+/// than a block short (sysbench writes a last partial block), one its time or event
+/// limit stopped stops shorter (as sysbench's), and so does an interrupted prepare.
+fn short_file_note(name: &str, size: u64, fs: u64) -> String {
+    format!(
+        "iomark: {name} is {size} bytes, {} short of the {fs} bytes each file has for this run: seqwr re-creates the test files and writes whole blocks only (sysbench writes a last partial block), so a seqwr run whose --file-block-size does not divide {fs} leaves each file short by less than a block, and one stopped by its time or event limit, or an interrupted prepare, leaves it shorter; run 'prepare' again with the same --file-total-size and --file-num",
+        fs - size
+    )
 }
 
 /// seqwr's test file `p` (`name` as sysbench prints it): whatever the name held is

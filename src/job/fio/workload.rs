@@ -62,7 +62,12 @@ impl FioJob {
             },
             queue: self.queue(),
             measure: Measure {
-                gtod_reduce: self.more.gtod_reduce,
+                // fio's `gtod_reduce(td)`: what `gtod_reduce=1` turns off is off, however
+                // it was set
+                gtod_reduce: self.tuning.disable_clat
+                    && self.tuning.disable_slat
+                    && (self.tuning.disable_bw || self.more.gtod_reduce),
+                no_lat: self.tuning.disable_lat,
                 no_bw: self.tuning.disable_bw,
                 total_lat: self.more.lat_percentiles,
                 steady: !self.control.ss_dur.is_zero(),

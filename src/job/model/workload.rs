@@ -319,8 +319,12 @@ pub struct LatTargetSpec {
 /// What is measured besides the requests' counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Measure {
-    /// fewer clock reads: no latencies (`gtod_reduce`)
+    /// fewer clock reads (fio's `gtod_reduce`: completion and submission latencies and
+    /// bandwidth samples all off): no per-request IOPS samples, and no latency at all
+    /// when the total latency is off too ([`Measure::no_lat`])
     pub gtod_reduce: bool,
+    /// no total latency (`disable_lat`)
+    pub no_lat: bool,
     /// no bandwidth samples (`disable_bw_measurement`)
     pub no_bw: bool,
     /// priority latencies are total latencies, not completion ones (`lat_percentiles`)

@@ -125,6 +125,7 @@ impl FileioJob {
             labels: self.labels(),
             measure: Measure {
                 gtod_reduce: false,
+                no_lat: false,
                 no_bw: false,
                 total_lat: false,
                 steady: false,

@@ -32,13 +32,42 @@ pub(crate) fn job_paths(j: &FioJob) -> Vec<PathBuf> {
     }
 }
 
+/// The paths fio 3.33 looks a job's disk up by (diskutil.c `init_disk_util`, over the
+/// files the job has when it is created): its `filename`s or `directory`s as
+/// [`job_paths`], `opendir`'s directory (its files are under it; none when it holds
+/// none, which the run tells), and nothing for a `read_iolog` job without `filename`,
+/// whose files come from the log only once its thread runs.
+fn disk_paths(j: &FioJob) -> Vec<PathBuf> {
+    if j.filename.is_none() {
+        if j.more.replay.file.is_some() {
+            return Vec::new();
+        }
+        if let Some(d) = &j.tuning.opendir {
+            return vec![PathBuf::from(d)];
+        }
+    }
+    job_paths(j)
+}
+
+/// One device under the jobs' files and its counters at the start.
+#[derive(Debug)]
+struct Dev {
+    /// kernel name
+    name: String,
+    /// resolved sysfs directory
+    dir: String,
+    /// counters at the start
+    before: DevStat,
+    /// the jobs (their indices) whose files are on it
+    jobs: Vec<usize>,
+}
+
 /// The devices' counters at the start of a run.
 #[derive(Debug)]
 pub struct DiskSnapshot {
     root: Root,
     t0: Instant,
-    /// (kernel name, resolved sysfs directory, counters at the start)
-    devs: Vec<(String, String, DevStat)>,
+    devs: Vec<Dev>,
 }
 
 /// The `stat` counters of the block device at sysfs directory `dir` (already resolved:
@@ -50,22 +79,32 @@ fn read_stat(root: &Root, dir: &str) -> Option<DevStat> {
 impl DiskSnapshot {
     /// Read, through `root`, the counters of every block device under the jobs' files
     /// (the device itself for a block device node; for a file not created yet, its
-    /// nearest existing parent's), each device once.
+    /// nearest existing parent's), each device once, with the jobs on it.
     pub fn take(root: &Root, jobs: &[FioJob]) -> DiskSnapshot {
-        let mut devs: Vec<(String, String, DevStat)> = Vec::new();
+        let mut devs: Vec<Dev> = Vec::new();
         // as fio, no disk_util for a diskless engine (fio's FIO_DISKLESSIO: null, cpuio,
         // exec, net; page_fault's anonymous memory): the engines given no descriptor;
         // nor for a job with `disk_util=0`
-        let disk = |j: &&FioJob| !j.engine.caps().no_io && j.tuning.disk_util;
-        for p in jobs.iter().filter(disk).flat_map(job_paths) {
+        let disk = |j: &FioJob| !j.engine.caps().no_io && j.tuning.disk_util;
+        let paths = jobs.iter().enumerate().filter(|(_, j)| disk(j));
+        for (ji, p) in paths.flat_map(|(ji, j)| disk_paths(j).into_iter().map(move |p| (ji, p))) {
             let Some(dir) = crate::probe::device_behind(&p).and_then(|d| root.block_dir(d)) else {
                 continue;
             };
-            if devs.iter().any(|d| d.1 == dir) {
+            if let Some(d) = devs.iter_mut().find(|d| d.dir == dir) {
+                if !d.jobs.contains(&ji) {
+                    d.jobs.push(ji);
+                }
                 continue;
             }
-            if let Some(st) = read_stat(root, &dir) {
-                devs.push((crate::probe::sysroot::base(&dir).to_string(), dir, st));
+            if let Some(before) = read_stat(root, &dir) {
+                let name = crate::probe::sysroot::base(&dir).to_string();
+                devs.push(Dev {
+                    name,
+                    dir,
+                    before,
+                    jobs: vec![ji],
+                });
             }
         }
         DiskSnapshot {
@@ -75,17 +114,22 @@ impl DiskSnapshot {
         }
     }
 
-    /// The counters now against those of [`DiskSnapshot::take`] (devices whose
-    /// counters cannot be read again are left out).
-    pub fn finish(&self) -> Vec<DeviceCounters> {
+    /// The counters now against those of [`DiskSnapshot::take`] of the devices a job
+    /// that `created` says was created is on (devices whose counters cannot be read
+    /// again are left out). fio 3.33 lists a disk as it creates a job on it (backend.c
+    /// `run_threads` calls `init_disk_util`): a job that never started (stopped while
+    /// it waited for its turn, in a group the run never reached, failed in its files'
+    /// setup) or that has no file (an empty `opendir`) lists none.
+    pub fn finish(&self, created: &dyn Fn(usize) -> bool) -> Vec<DeviceCounters> {
         let ms = self.t0.elapsed().as_millis() as u64;
         self.devs
             .iter()
-            .filter_map(|(name, dir, a)| {
+            .filter(|d| d.jobs.iter().any(|&ji| created(ji)))
+            .filter_map(|d| {
                 Some(DeviceCounters {
-                    name: name.clone(),
-                    before: *a,
-                    after: read_stat(&self.root, dir)?,
+                    name: d.name.clone(),
+                    before: d.before,
+                    after: read_stat(&self.root, &d.dir)?,
                     elapsed_ms: ms,
                 })
             })
@@ -314,14 +358,16 @@ mod tests {
             .jobs;
         let snap = DiskSnapshot::take(&root, &jobs);
         std::fs::write(disk.join("stat"), "15 2 120 7 30 4 240 19 0 350 40\n").unwrap();
-        let v = snap.finish();
+        // a job that was never created lists no disk
+        assert!(snap.finish(&|_| false).is_empty());
+        let v = snap.finish(&|ji| ji == 0);
         assert_eq!(v[0].name, "vdz");
         assert_eq!(v[0].after.read_ios - v[0].before.read_ios, 5);
         assert_eq!(v[0].after.write_ios - v[0].before.write_ios, 10);
         // a machine without that device: no entry, so fio's key is left out
         let empty = tempfile::tempdir().unwrap();
         assert!(DiskSnapshot::take(&Root(empty.path().to_path_buf()), &jobs)
-            .finish()
+            .finish(&|_| true)
             .is_empty());
     }
 }

@@ -58,6 +58,9 @@ pub(crate) struct RunCtx<'a> {
     pub report: Option<&'a dyn Fn(Vec<JobRecord>, bool)>,
     /// no progress or SIGUSR1 line on stderr (a rank other than 0: rank 0 prints them)
     pub quiet: bool,
+    /// by job, whether a thread of it began (fio 3.33 created it: it was not stopped
+    /// while it waited for its turn)
+    pub created: Vec<AtomicBool>,
 }
 
 /// The samples taken over the whole run.
@@ -513,10 +516,10 @@ fn threads(ctx: &RunCtx, grp: &mut Group, sampling: &mut Sampling) -> (Joined, b
             if let Some((f, id, w)) = flow {
                 f.reserve(id, w);
             }
-            let genesis = ctx.run_t0;
+            let (genesis, created) = (ctx.run_t0, &ctx.created[ji]);
             let body = move || {
                 slot.started();
-                let r = start_thread(p, (clock, genesis), tstop, note, wait, live)
+                let r = start_thread(p, (clock, genesis), (tstop, created), note, wait, live)
                     // the fio persona: a file the thread cannot open is the job's error
                     .or_else(|e| crate::run::fio::setup::open_failure(p, &e).ok_or(e));
                 if let (Some(k), Ok(rec)) = (keep, r.as_ref()) {

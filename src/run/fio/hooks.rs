@@ -158,16 +158,30 @@ fn set_ids(uid: Option<u32>, gid: Option<u32>) -> Result<(), String> {
 }
 
 /// `write_hint`: the expected life of the data written through each of `fds`
-/// (fcntl F_SET_RW_HINT, RWH_WRITE_LIFE_* = `hint`); a refusal fails the job, as fio's.
-pub fn write_hint(fds: &[std::os::fd::RawFd], hint: u64) -> Result<(), String> {
-    /// F_SET_RW_HINT (F_LINUX_SPECIFIC_BASE + 12), not in every libc crate version
+/// (RWH_WRITE_LIFE_* = `hint`): as fio 3.33, on the open file (fcntl
+/// F_SET_FILE_RW_HINT) for O_DIRECT (`direct`), else on the inode (F_SET_RW_HINT). A
+/// refusal fails the job, as fio's: its errno and the call's name. (Linux 6.9 and later
+/// have no F_SET_FILE_RW_HINT: EINVAL, as fio meets it there.)
+pub fn write_hint(
+    fds: &[std::os::fd::RawFd],
+    hint: u64,
+    direct: bool,
+) -> Result<(), (i32, String)> {
+    /// F_SET_RW_HINT and F_SET_FILE_RW_HINT (F_LINUX_SPECIFIC_BASE + 12, + 14), not in
+    /// every libc crate version
     const F_SET_RW_HINT: libc::c_int = 1036;
+    const F_SET_FILE_RW_HINT: libc::c_int = 1038;
+    let (cmd, name) = match direct {
+        true => (F_SET_FILE_RW_HINT, "F_SET_FILE_RW_HINT"),
+        false => (F_SET_RW_HINT, "F_SET_RW_HINT"),
+    };
     for &fd in fds {
         // SAFETY: fcntl on an open descriptor with a pointer to a u64, as the call takes
-        let r = unsafe { libc::fcntl(fd, F_SET_RW_HINT, &hint as *const u64) };
+        let r = unsafe { libc::fcntl(fd, cmd, &hint as *const u64) };
         if r != 0 {
             let e = std::io::Error::last_os_error();
-            return Err(format!("write_hint: fcntl F_SET_RW_HINT: {e}"));
+            let errno = e.raw_os_error().unwrap_or(libc::EINVAL);
+            return Err((errno, format!("write_hint: fcntl {name}: {e}")));
         }
     }
     Ok(())

@@ -241,8 +241,8 @@ impl LogSpec {
             bw: m.bw_log.clone(),
             iops: m.iops_log.clone(),
             lat: m.lat_log.clone(),
-            // `gtod_reduce=1` sets the three (options.c `str_gtod_reduce_cb`)
-            lat_off: [t.disable_lat, t.disable_clat, t.disable_slat].map(|d| d || m.gtod_reduce),
+            // (`gtod_reduce=1` sets the three as it is read, fio's `str_gtod_reduce_cb`)
+            lat_off: [t.disable_lat, t.disable_clat, t.disable_slat],
             avg_msec: m.log_avg_msec,
             rate_msec: rate_windows(job),
             offset: m.log_offset,

@@ -899,28 +899,25 @@ pub fn execute_around(
     // the jobs, after the layout)
     let d0 = &disk0;
     let with_disks = report.map(|f| {
-        move |jobs: Vec<JobRecord>, io: bool| f(jobs, if io { d0.finish() } else { Vec::new() })
+        move |jobs: Vec<JobRecord>, io: bool| {
+            f(jobs, if io { d0.finish(&|_| true) } else { Vec::new() })
+        }
     });
     let hook = with_disks
         .as_ref()
         .map(|f| f as &dyn Fn(Vec<JobRecord>, bool));
     let res = execute(cmd, stop, note, board, (hook, hooks.started, hooks.quiet));
-    // no job started (each failed in its setup, or a stop came before the I/O): fio
-    // opened no file, so it has no disk to report
-    let none_started = res.as_ref().is_ok_and(|o| {
-        o.before_io
-            || o.jobs
-                .iter()
-                .all(|j| j.stats.pid == 0 && j.stats.error != 0)
-    });
+    // the disks of the jobs that were created (fio 3.33 lists a disk as it creates a
+    // job on it): none when each failed in its setup or a stop came before the I/O
+    let created = |ji: usize| match &res {
+        Ok(o) => !o.before_io && o.created.get(ji).copied().unwrap_or(false),
+        Err(_) => true,
+    };
     let around = Around {
         device_view: watch.finish(),
         target,
         page_cache: disk::cache_after(root, &cache0, &cmd.jobs),
-        devices: match none_started {
-            true => Vec::new(),
-            false => disk0.finish(),
-        },
+        devices: disk0.finish(&created),
         cpu: CpuTimes::now(Who::Process).since(&c0),
         elapsed_s: t0.elapsed().as_secs_f64(),
     };
@@ -1013,6 +1010,7 @@ pub fn execute(
         watched: board.watched(),
         report,
         quiet,
+        created: cmd.jobs.iter().map(|_| AtomicBool::new(false)).collect(),
     };
     let out = run_groups(&ctx, &groups);
     hooks::restore_schedulers(&switched, &root);
@@ -1095,6 +1093,14 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
         }
     }
     out.interrupted = stop.load(Ordering::Relaxed);
+    // the jobs fio 3.33 lists disks for: created, with a file (an `opendir` that added
+    // none has none)
+    out.created = ctx
+        .created
+        .iter()
+        .zip(plans)
+        .map(|(c, ps)| c.load(Ordering::Acquire) && ps.iter().any(|p| !p.files.is_empty()))
+        .collect();
     // fio's JSON `elapsed`: since genesis (the I/O's start, after the layout)
     let elapsed_ms = ctx.run_t0.elapsed().as_millis() as u64;
     for j in &mut out.jobs {

@@ -250,17 +250,7 @@ pub(crate) fn open_failure(plan: &Plan, e: &RunError) -> Option<JobRecord> {
     // completed (`iodepth_complete`'s "0" is then 100 %), and fio reports its latency
     // target as set up (depth: iodepth)
     r.stats.depth.complete[0] = 1;
-    let spec = plan.job.control.lat_target.as_ref();
-    r.lat_target = Some(crate::result::job::LatTargetReport {
-        depth: plan.job.iodepth,
-        target_ns: spec.map_or(0, |t| {
-            u64::try_from(t.target.as_nanos()).unwrap_or(u64::MAX)
-        }),
-        window_us: spec.map_or(0, |t| {
-            u64::try_from(t.window.as_micros()).unwrap_or(u64::MAX)
-        }),
-        percentile: spec.map_or(100.0, |t| t.percentile),
-    });
+    r.lat_target = Some(crate::run::fio::thread::lat_target_set_up(plan));
     Some(r)
 }
 

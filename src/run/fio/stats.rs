@@ -26,4 +26,7 @@ pub struct RunOutcome {
     /// fio's `NAME: Laying out IO file (1 file / 8MiB)` lines, one per job thread that
     /// created or extended files, in job order (the text header prints them)
     pub layout_lines: Vec<String>,
+    /// by job, whether fio 3.33 would have created it with a file: a thread of it
+    /// began and its plan has a file (the disks under it are listed)
+    pub created: Vec<bool>,
 }

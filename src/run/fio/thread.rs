@@ -187,7 +187,12 @@ pub(crate) fn run_thread_io(
         // empty. A thread whose regions are all empty (past its files' ends) runs no
         // I/O either
         idle_logs(plan, !m.x.create_only)?;
-        let rec = empty_record(plan);
+        let mut rec = empty_record(plan);
+        // a job with no file or no region still begins its I/O loop in fio 3.33, which
+        // sets its latency target up; create_only's is done before it
+        if !m.x.create_only {
+            rec.lat_target = Some(lat_target_set_up(plan));
+        }
         return Ok((rec, None));
     }
     let caps = plan.thread_job.engine.caps();
@@ -214,11 +219,8 @@ pub(crate) fn run_thread_io(
         dataset::open(&plan.files, rw_open, job.direct)?
     };
     let fds = open.fds();
-    if let Some(h) = job.tuning.write_hint {
-        hooks::write_hint(&fds, h).map_err(|why| RunError::Refused {
-            job: job.name.clone(),
-            why,
-        })?;
+    if let Some(r) = hint_writes(plan, &fds)? {
+        return Ok((r, None));
     }
     // fadvise_hint (fio default 1): random or sequential read-ahead advice per open file
     // or block device, as fio gives it at every open; advice only, so a refusal (a
@@ -550,27 +552,12 @@ fn start_delay(plan: &Plan) -> Option<std::time::Duration> {
     (delay <= b).then(|| std::time::Duration::from_micros(delay))
 }
 
-/// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread.
-/// `startdelay` counts from `genesis`, the start of the run's I/O (fio's run_threads
-/// compares it with the time since genesis): a job after a stonewall waits only for
-/// what is left of it.
-pub(crate) fn start_thread(
+/// Wait out `startdelay` (counted from `genesis`), or until `stop`.
+fn wait_start_delay(
     plan: &Plan,
     (clock, genesis): (&Clock, std::time::Instant),
     stop: &AtomicBool,
-    warn: &(dyn Fn(String) + Sync),
-    wait: Option<(&AtomicU32, u32)>,
-    live: Option<&Live>,
-) -> Result<JobRecord, RunError> {
-    // held at `wait_for`: timed (one clock pair) only when the job must wait
-    let mut held_ns = 0;
-    if let Some((done, n)) = wait.filter(|(done, n)| done.load(Ordering::Acquire) < *n) {
-        let t0 = clock.now();
-        while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        held_ns = clock.ns(t0, clock.now());
-    }
+) {
     if !plan.job.more.startdelay.1.is_zero() {
         match start_delay(plan) {
             Some(delay) => {
@@ -588,6 +575,38 @@ pub(crate) fn start_thread(
                 }
             }
         }
+    }
+}
+
+/// Wait for `wait_for` and `startdelay` (both interruptible), then run the thread;
+/// `created` says whether it began (it was not stopped while it waited).
+/// `startdelay` counts from `genesis`, the start of the run's I/O (fio's run_threads
+/// compares it with the time since genesis): a job after a stonewall waits only for
+/// what is left of it.
+pub(crate) fn start_thread(
+    plan: &Plan,
+    (clock, genesis): (&Clock, std::time::Instant),
+    (stop, created): (&AtomicBool, &AtomicBool),
+    warn: &(dyn Fn(String) + Sync),
+    wait: Option<(&AtomicU32, u32)>,
+    live: Option<&Live>,
+) -> Result<JobRecord, RunError> {
+    // held at `wait_for`: timed (one clock pair) only when the job must wait
+    let mut held_ns = 0;
+    if let Some((done, n)) = wait.filter(|(done, n)| done.load(Ordering::Acquire) < *n) {
+        let t0 = clock.now();
+        while done.load(Ordering::Acquire) < n && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        held_ns = clock.ns(t0, clock.now());
+    }
+    wait_start_delay(plan, (clock, genesis), stop);
+    // stopped while it waited for its turn (an `exitall` job ended it, the run was
+    // interrupted): fio 3.33 never creates the thread, so it lists no disk for it and
+    // its report has no latency target (its `latency_depth` is never set)
+    let began = !stop.load(Ordering::Relaxed);
+    if began {
+        created.store(true, Ordering::Release);
     }
     // thread I/O priority and NUMA binding (before the buffers are allocated)
     let refused = |why: String| RunError::Refused {
@@ -625,6 +644,9 @@ pub(crate) fn start_thread(
     }
     r.map(|mut rec| {
         rec.stats.held_ns += held_ns;
+        if !began {
+            rec.lat_target = None;
+        }
         rec
     })
 }
@@ -658,6 +680,52 @@ pub(crate) fn reap_max(q: &Queue) -> usize {
 fn affinity_failure(plan: &Plan, errno: i32) -> JobRecord {
     let account = FioAccount::new("backend.c", 1716, "cpu_set_affinity", errno);
     failed_thread(plan, account.in_setup())
+}
+
+/// `write_hint` on the thread's open files `fds`: a refusal is the thread's failed
+/// record under the fio persona ([`write_hint_failure`]), else the run's refusal.
+fn hint_writes(plan: &Plan, fds: &[std::os::fd::RawFd]) -> Result<Option<JobRecord>, RunError> {
+    let job = &plan.job;
+    let Some(h) = job.tuning.write_hint else {
+        return Ok(None);
+    };
+    match hooks::write_hint(fds, h, job.direct) {
+        Ok(()) => Ok(None),
+        Err((errno, _)) if plan.fio_errors => Ok(Some(write_hint_failure(plan, errno))),
+        Err((_, why)) => Err(RunError::Refused {
+            job: job.name.clone(),
+            why,
+        }),
+    }
+}
+
+/// The latency target of a thread that began its I/O loop, as fio 3.33 reports it
+/// before any request (`lat_target_init` at the start of `do_io`): the job's depth, its
+/// `latency_target`, `latency_window` and `latency_percentile` as given.
+pub(crate) fn lat_target_set_up(plan: &Plan) -> crate::result::job::LatTargetReport {
+    let spec = plan.job.control.lat_target.as_ref();
+    crate::result::job::LatTargetReport {
+        depth: plan.job.iodepth,
+        target_ns: spec.map_or(0, |t| {
+            u64::try_from(t.target.as_nanos()).unwrap_or(u64::MAX)
+        }),
+        window_us: spec.map_or(0, |t| {
+            u64::try_from(t.window.as_micros()).unwrap_or(u64::MAX)
+        }),
+        percentile: spec.map_or(100.0, |t| t.percentile),
+    }
+}
+
+/// Under the fio persona, the record of a thread whose `write_hint` its file refused
+/// with `errno` as fio 3.33 opens it in its I/O loop (`file:ioengines.c:596,
+/// func=fcntl write hint`): nothing done, the latency target set up, the failure the
+/// thread's (its line is made with the thread's end, `run_thread`).
+fn write_hint_failure(plan: &Plan, errno: i32) -> JobRecord {
+    let account = FioAccount::new("ioengines.c", 596, "fcntl write hint", errno);
+    let mut r = failed_thread(plan, account.in_setup());
+    r.stats.thread_failures.clear();
+    r.lat_target = Some(lat_target_set_up(plan));
+    r
 }
 
 /// Under the fio persona, a `numa_cpu_nodes` list libnuma read without a node (`!0` on

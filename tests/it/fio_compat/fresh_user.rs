@@ -142,3 +142,163 @@ fn io_depths_after_ramp_leave_the_fill_up_out() {
         assert_eq!(depths(&run(d.path(), "fio", &args)), want);
     }
 }
+
+/// Jobs that move nothing or never start, each `(what, job file, whether fio 3.33
+/// lists the disk, each job's latency_* keys as fio prints them: None for none)`. The
+/// job files run in a fresh directory on the build's disk (a block device), which holds
+/// an empty directory `empty`.
+fn idle_jobs() -> Vec<(&'static str, &'static str, bool, Vec<Option<[f64; 4]>>)> {
+    let set = Some([1.0, 0.0, 100.0, 0.0]);
+    vec![
+        // a job that reads: its disk, and its latency target as set up (depth 1)
+        (
+            "a job that reads",
+            "[j]\nrw=read\nsize=64k\nfilename=f\n",
+            true,
+            vec![set],
+        ),
+        // create_only: the job is created (its disk listed) but never begins its I/O
+        (
+            "create_only",
+            "[j]\nsize=64k\nfilename=f\ncreate_only=1\n",
+            true,
+            vec![None],
+        ),
+        // opendir added no file: nothing to list, but the job begins its I/O loop
+        (
+            "an empty opendir",
+            "[j]\nopendir=empty\nsize=64k\nrw=read\n",
+            false,
+            vec![set],
+        ),
+        // a read_iolog that is not there: no file, and the thread fails in its setup
+        (
+            "a missing read_iolog",
+            "[j]\nread_iolog=nope.log\n",
+            false,
+            vec![None],
+        ),
+        // b waits for a null job that ends the run (exitall): b is never created, so
+        // its file's disk is not listed and it has no latency target
+        (
+            "a job waiting for an exitall job",
+            "[a]\nioengine=null\nsize=256k\nrw=read\nexitall\n\
+             [b]\nwait_for=a\nrw=read\nsize=128k\nfilename=fb\n",
+            false,
+            vec![set, None],
+        ),
+        // the same with a first job on the disk: a is created, so the disk is listed
+        (
+            "a job waiting for an exitall job on the disk",
+            "[a]\nsize=256k\nrw=read\nfilename=fa\nexitall\n\
+             [b]\nwait_for=a\nrw=read\nsize=128k\nfilename=fb\n",
+            true,
+            vec![set, None],
+        ),
+    ]
+}
+
+/// Each of [`idle_jobs`] run by `tool` in a fresh `root/tool/N`: (exit code, the JSON
+/// document, the normal text).
+fn idle_runs(root: &Path, tool: &str) -> Vec<(i32, Value, String)> {
+    let mut out = Vec::new();
+    for (n, (_, job, _, _)) in idle_jobs().into_iter().enumerate() {
+        let mut each = Vec::new();
+        for fmt in ["json", "normal"] {
+            let dir = root.join(tool).join(format!("{n}.{fmt}"));
+            std::fs::create_dir_all(dir.join("empty")).unwrap();
+            std::fs::write(dir.join("j.fio"), job).unwrap();
+            let cmd = if tool == "fio" {
+                fio_cmd()
+            } else {
+                as_fio(root)
+            };
+            let fmt = format!("--output-format={fmt}");
+            each.push(cmd.dir(&dir).args([fmt.as_str(), "j.fio"]).run());
+        }
+        let at = each[0]
+            .stdout
+            .find("{\n")
+            .unwrap_or_else(|| panic!("{tool}: {}", each[0].dump()));
+        let doc: Value = serde_json::from_str(&each[0].stdout[at..]).unwrap();
+        assert_eq!(each[0].code, each[1].code, "{tool}: {}", each[1].dump());
+        out.push((each[0].code, doc, each[1].stdout.clone()));
+    }
+    out
+}
+
+/// fio 3.33 lists a disk as it creates a job on it (backend.c `run_threads` calls
+/// `init_disk_util` over the job's files): `disk_util` in JSON and the `Disk stats
+/// (read/write):` block in the text are there for a job that reads and for
+/// `create_only`, and not for an empty `opendir`, a missing `read_iolog` (no file), or a
+/// job that waits for an `exitall` null job (never created) — unless a created job is
+/// on the disk too. iomark as `fio` and fio side by side.
+#[test]
+fn disk_stats_list_only_the_disks_of_created_jobs_with_files() {
+    let d = scratch();
+    let ours = idle_runs(d.path(), "iomark");
+    let theirs = need_fio("disk stats of idle jobs").then(|| idle_runs(d.path(), "fio"));
+    for (n, (what, _, disk, _)) in idle_jobs().into_iter().enumerate() {
+        let (code, doc, text) = &ours[n];
+        assert_eq!(doc.get("disk_util").is_some(), disk, "{what}: {doc}");
+        assert_eq!(
+            text.contains("\nDisk stats (read/write):\n"),
+            disk,
+            "{what}: {text}"
+        );
+        if let Some(f) = &theirs {
+            let (fcode, fdoc, ftext) = &f[n];
+            assert_eq!(code, fcode, "{what}");
+            assert_eq!(fdoc.get("disk_util").is_some(), disk, "{what}: fio {fdoc}");
+            assert_eq!(
+                ftext.contains("\nDisk stats (read/write):\n"),
+                disk,
+                "{what}: fio {ftext}"
+            );
+        }
+    }
+}
+
+/// fio 3.33 prints `latency_depth`, `latency_target`, `latency_percentile` and
+/// `latency_window` when the job's latency depth was set, which its I/O loop does as it
+/// begins (`lat_target_init`: the depth, 1 here, with the target's settings): not for a
+/// job created only to lay its files out, one that failed in its setup, or one never
+/// started; for a job without a file (an empty `opendir`) it does. iomark as `fio` and
+/// fio side by side, key by key.
+#[test]
+fn latency_keys_are_those_of_a_job_that_began_its_io_loop() {
+    let d = scratch();
+    let keys = [
+        "latency_depth",
+        "latency_target",
+        "latency_percentile",
+        "latency_window",
+    ];
+    let lat = |doc: &Value| -> Vec<Option<[f64; 4]>> {
+        let jobs = doc["jobs"].as_array().unwrap();
+        jobs.iter()
+            .map(|j| {
+                let v: Vec<Option<f64>> = keys
+                    .iter()
+                    .map(|k| j.get(*k).and_then(Value::as_f64))
+                    .collect();
+                assert!(
+                    v.iter().all(Option::is_some) || v.iter().all(Option::is_none),
+                    "{j}"
+                );
+                v.iter()
+                    .copied()
+                    .collect::<Option<Vec<f64>>>()
+                    .map(|v| [v[0], v[1], v[2], v[3]])
+            })
+            .collect()
+    };
+    let ours = idle_runs(d.path(), "iomark");
+    let theirs = need_fio("latency keys of idle jobs").then(|| idle_runs(d.path(), "fio"));
+    for (n, (what, _, _, want)) in idle_jobs().into_iter().enumerate() {
+        assert_eq!(lat(&ours[n].1), want, "{what}: {}", ours[n].1);
+        if let Some(f) = &theirs {
+            assert_eq!(lat(&f[n].1), want, "{what}: fio {}", f[n].1);
+        }
+    }
+}

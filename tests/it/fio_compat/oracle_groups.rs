@@ -598,3 +598,147 @@ fn a_null_engine_file_is_sized_by_size_over_its_files() {
         }
     }
 }
+
+/// `gtod_reduce=1` turns the latencies, the bandwidth samples and the percentiles off
+/// as fio 3.33 reads it (options.c `str_gtod_reduce_cb`), so an option after it turns
+/// its own back on: `gtod_reduce=1 disable_lat=0` reports the total latency of every
+/// request (fio's values there come from a completion time it never reads: only their
+/// count is compared), `gtod_reduce=1 disable_clat=0` the completion latency without
+/// percentiles; `disable_lat=0 gtod_reduce=1` none. 256 KiB of 4 KiB `randrw`: 64
+/// requests. Oracle seed 78, job 267.
+#[test]
+fn an_option_after_gtod_reduce_turns_its_latency_back_on() {
+    let d = scratch();
+    // (options in order, the requests counted in (slat, clat, lat))
+    for (opts, counted) in [
+        (["--gtod_reduce=1", "--disable_lat=0"], [false, false, true]),
+        (
+            ["--disable_lat=0", "--gtod_reduce=1"],
+            [false, false, false],
+        ),
+        (
+            ["--gtod_reduce=1", "--disable_clat=0"],
+            [false, true, false],
+        ),
+    ] {
+        let base = [
+            "--name=j",
+            "--ioengine=sync",
+            "--rw=randrw",
+            "--bs=4k",
+            "--size=256k",
+        ];
+        let args: Vec<&str> = base
+            .iter()
+            .chain(&opts)
+            .copied()
+            .chain(["--output-format=json"])
+            .collect();
+        let (i, f) = both(d.path(), "gtod_reduce then disable_*", &args);
+        let shape = |o: &Out| -> Vec<(u64, [u64; 3], bool)> {
+            let j = &doc(o)["jobs"][0];
+            let ios = |dir: &str| j[dir]["total_ios"].as_u64().unwrap();
+            ["read", "write"]
+                .iter()
+                .map(|dir| {
+                    let n =
+                        ["slat_ns", "clat_ns", "lat_ns"].map(|k| j[dir][k]["N"].as_u64().unwrap());
+                    let pct = ["slat_ns", "clat_ns", "lat_ns"]
+                        .iter()
+                        .any(|k| j[dir][k].get("percentile").is_some());
+                    (ios(dir), n, pct)
+                })
+                .collect()
+        };
+        let ours = shape(&i);
+        assert_eq!(
+            ours.iter().map(|s| s.0).sum::<u64>(),
+            64,
+            "{opts:?}: {}",
+            i.dump()
+        );
+        for (ios, n, pct) in &ours {
+            let want = counted.map(|c| if c { *ios } else { 0 });
+            assert_eq!((*n, *pct), (want, false), "{opts:?}: {}", i.dump());
+        }
+        if let Some(f) = f {
+            let theirs = shape(&f);
+            // (the split of the 64 requests between reads and writes is each tool's draw)
+            for (fios, n, pct) in &theirs {
+                let want = counted.map(|c| if c { *fios } else { 0 });
+                assert_eq!((*n, *pct), (want, false), "{opts:?}: fio {}", f.dump());
+            }
+            assert_eq!(theirs.iter().map(|s| s.0).sum::<u64>(), 64);
+        }
+    }
+}
+
+/// `write_hint` with `direct=1`: fio 3.33 sets the hint on the open file
+/// (F_SET_FILE_RW_HINT), which Linux 6.9 and later no longer have (EINVAL), so the job
+/// fails as its thread opens the file — `fio: pid=P, err=22/file:ioengines.c:596,
+/// func=fcntl write hint, error=Invalid argument`, nothing read, its latency target set
+/// up, exit 1; buffered (`direct=0`), the inode's hint (F_SET_RW_HINT) is taken and 64
+/// reads run. Oracle seeds 79 (job 118) and 80 (job 231).
+#[test]
+fn write_hint_with_direct_io_fails_the_job_as_fio() {
+    let d = scratch();
+    // Linux 6.9 dropped F_SET_FILE_RW_HINT: from it on the direct job fails
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+    let mut v = release
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|n| n.parse::<u32>().unwrap_or(0));
+    let refuses = (v.next().unwrap(), v.next().unwrap_or(0)) >= (6, 9);
+    for (direct, code, error, ios) in [("1", 1, 22, 0u64), ("0", 0, 0, 64)] {
+        let (code, error, ios) = if direct == "1" && !refuses {
+            (0, 0, 64)
+        } else {
+            (code, error, ios)
+        };
+        let args = [
+            "--name=j",
+            "--ioengine=sync",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=256k",
+            &format!("--direct={direct}"),
+            "--write_hint=medium",
+            "--output-format=json",
+        ];
+        let (i, f) = both(d.path(), "write_hint with direct", &args);
+        let shape = |o: &Out| {
+            let v = doc(&Out {
+                stdout: o.stdout[o.stdout.find("{\n").unwrap_or(0)..].to_string(),
+                ..o.clone()
+            });
+            let j = &v["jobs"][0];
+            (
+                o.code,
+                j["error"].as_u64().unwrap(),
+                j["read"]["total_ios"].as_u64().unwrap(),
+                j["latency_depth"].as_u64(),
+            )
+        };
+        assert_eq!(
+            shape(&i),
+            (code, error, ios, Some(1)),
+            "direct={direct}: {}",
+            i.dump()
+        );
+        if direct == "1" && refuses {
+            let line = "fio: pid=#, err=22/file:ioengines.c:596, func=fcntl write hint, error=Invalid argument";
+            let masked = |s: &str| -> bool {
+                s.lines().any(|l| {
+                    l.split_once("pid=")
+                        .and_then(|(_, r)| r.split_once(','))
+                        .map(|(_, r)| format!("fio: pid=#,{r}"))
+                        .as_deref()
+                        == Some(line)
+                })
+            };
+            assert!(masked(&i.stdout) || masked(&i.stderr), "{}", i.dump());
+        }
+        if let Some(f) = f {
+            assert_eq!(shape(&f), shape(&i), "direct={direct}: fio {}", f.dump());
+        }
+    }
+}

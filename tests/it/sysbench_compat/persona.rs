@@ -641,5 +641,90 @@ fn a_direct_block_size_refusal_is_sysbench_s_exit_1_under_its_name() {
         [2, 3].contains(&native.code),
         "iomark fileio keeps its own code: {}",
         native.dump()
+
+/// `seqwr` with a block size that does not divide the file size, then `seqrd`: sysbench
+/// 1.0.20 writes a last partial block, so its files reach the 4 MiB of
+/// `--file-total-size=8M --file-num=2` and `seqrd` runs (exit 0); iomark writes whole
+/// blocks (838 × 5000 = 4,190,000 bytes, docs/compat/sysbench.md B2/B6), so `seqrd`
+/// at the default 16 KiB block fails with sysbench's own `FATAL: Size of file …` lines.
+/// Under the persona stdout is those lines and stderr stays empty (sysbench's alone);
+/// `iomark fileio` adds one line on stderr naming the cause, with the numbers.
+#[test]
+fn a_short_file_after_a_seqwr_of_whole_blocks_is_named_outside_the_persona() {
+    let wr = [
+        "--file-test-mode=seqwr",
+        "--file-block-size=5000",
+        "--file-total-size=8M",
+        "--file-num=2",
+        "--events=1678",
+        "--file-fsync-freq=0",
+        "run",
+    ];
+    let rd = [
+        "--file-test-mode=seqrd",
+        "--file-total-size=8M",
+        "--file-num=2",
+        "--events=10",
+        "run",
+    ];
+    let size = |d: &Path| std::fs::metadata(d.join("test_file.0")).unwrap().len();
+    // sysbench 1.0.20
+    let t = scratch();
+    assert_eq!(
+        sysbench_cmd()
+            .dir(t.path())
+            .arg("fileio")
+            .args(&wr)
+            .run()
+            .code,
+        0
+    );
+    assert_eq!(size(t.path()), 4_194_304);
+    let theirs = sysbench_cmd().dir(t.path()).arg("fileio").args(&rd).run();
+    assert_eq!(theirs.code, 0, "{}", theirs.dump());
+    // the persona
+    let p = scratch();
+    let link = persona(p.path());
+    let mine = p.path().join("w");
+    std::fs::create_dir_all(&mine).unwrap();
+    let persona = |args: &[&str]| {
+        Iomark::program(&link)
+            .dir(&mine)
+            .arg("fileio")
+            .args(args)
+            .run()
+    };
+    assert_eq!(persona(&wr).code, 0);
+    assert_eq!(size(&mine), 838 * 5000);
+    let ours = persona(&rd);
+    let fatal = "FATAL: Size of file 'test_file.0' is 3.9959MiB, but at least 4MiB is expected.\n\
+                 WARNING: Did you run 'prepare' with different --file-total-size or --file-num values?\n";
+    assert_eq!(ours.code, 1, "{}", ours.dump());
+    assert!(ours.stdout.ends_with(fatal), "{}", ours.dump());
+    assert_eq!(ours.stderr, "", "stderr is sysbench's alone under its name");
+    // iomark fileio: the same lines, and the cause on stderr
+    let f = scratch();
+    assert_eq!(fileio(f.path(), &wr).code, 0);
+    let o = fileio(f.path(), &rd);
+    assert_eq!(o.code, 1, "{}", o.dump());
+    assert!(o.stdout.ends_with(fatal), "{}", o.dump());
+    let cause = o
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("iomark: test_file.0 "))
+        .unwrap_or_default();
+    assert!(
+        cause.starts_with(
+            "iomark: test_file.0 is 4190000 bytes, 4304 short of the 4194304 bytes each file has for this run: seqwr re-creates the test files and writes whole blocks only"
+        ),
+        "{}",
+        o.dump()
+    );
+    assert_eq!(
+        o.stderr
+            .lines()
+            .filter(|l| l.starts_with("iomark: test_file."))
+            .count(),
+        1
     );
 }

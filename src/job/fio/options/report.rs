@@ -415,6 +415,24 @@ fn replay_skip(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `gtod_reduce=1` turns off, as it is read, what fio 3.33's callback turns off: the
+/// three latencies and the percentiles, and fio's per-request bandwidth samples (kept
+/// as `more.gtod_reduce`: iomark's `disable_bw` also stops the interval samples, which
+/// fio's does not); an option after it turns its own back on (`disable_lat=0`: the
+/// total latency is measured again). `gtod_reduce=0` changes nothing.
+fn gtod_reduce(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let on = c.bool(v)?;
+    c.job.more.gtod_reduce = on;
+    if on {
+        let t = &mut c.job.tuning;
+        (t.disable_lat, t.disable_clat, t.disable_slat) = (true, true, true);
+        t.slat_percentiles = false;
+        let m = &mut c.job.more;
+        (m.clat_percentiles, m.lat_percentiles) = (false, false);
+    }
+    Ok(())
+}
+
 fn write_bw_log(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     c.job.more.bw_log = log_prefix(v);
     Ok(())
@@ -457,7 +475,6 @@ bool_keys! {
     group_reporting => group_reporting;
     lat_percentiles => more.lat_percentiles;
     clat_percentiles => more.clat_percentiles;
-    gtod_reduce => more.gtod_reduce;
     log_offset => more.log_offset;
     per_job_logs => more.per_job_logs;
     log_prio => extra.log_prio;

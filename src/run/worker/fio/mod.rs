@@ -267,6 +267,7 @@ struct Uses {
     min_rate: bool,
     verify: bool,
     logs: bool,
+    /// no latency is measured (fio's `gtod_reduce` with `disable_lat`)
     gtod_reduce: bool,
     one_file: bool,
     trimwrite: bool,

@@ -234,7 +234,7 @@ fn uses_of(plan: &Plan, logs: bool, fds_empty: bool, maps_all: bool) -> Uses {
         min_rate: work.pacing.min_bytes != [0; 3] || work.pacing.min_iops != [0; 3],
         verify: work.verify.kind.is_some(),
         logs,
-        gtod_reduce: work.measure.gtod_reduce,
+        gtod_reduce: work.measure.gtod_reduce && work.measure.no_lat,
         one_file: plan.files.len() == 1,
         trimwrite: matches!(work.pick.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
         ss_lat: work.measure.steady,
