@@ -151,7 +151,9 @@ fn a_blank_value_parses_as_fio_for_every_kind() {
             Kind::Bool | Kind::Flag => o.example.unwrap_or("1"),
             _ => o.example.unwrap_or(""),
         };
-        if ex.is_empty() {
+        // (`size= 50%` is 50 bytes to both; iomark's `--parse-only` checks a size against
+        // the block size, fio's does not, `--size=50` alike: no matter of blanks)
+        if ex.is_empty() || o.name == "size" {
             continue;
         }
         let ours_plain = parse_only(as_fio(d.path()).dir(d.path()), o.name, ex).code;
