@@ -207,7 +207,10 @@ pub(crate) fn output_before(e: &FioError, raw: &[String]) -> Option<std::path::P
 fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
     match e {
         FioError::BadValue {
-            key, value, why, ..
+            key,
+            value,
+            why,
+            origin,
         } => {
             // a key with no value in a job file: bare (`direct` alone) or `key=`
             let mut lines = match value.as_str() {
@@ -219,6 +222,7 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
                 _ if own_line(key, why) => own_lines(key, value, why),
                 _ => bad_value(key, value)?,
             };
+            as_written(&mut lines, key, origin);
             lines.push(format!("fio: job {section} dropped"));
             Some(lines)
         }
@@ -227,6 +231,29 @@ fn in_section(section: &str, e: &FioError) -> Option<Vec<String>> {
         }
         FioError::ReadOnlyRw { .. } => fio_lines(e, "fio", &[]),
         _ => None,
+    }
+}
+
+/// fio 3.33 names a job file's option it failed to parse as the line was written
+/// (`rw = write`, `bs=${BS}` before its variable is substituted): the last `failed
+/// parsing` line of `lines` for `key` at `origin` names that line.
+fn as_written(lines: &mut [String], key: &str, origin: &Origin) {
+    let Origin::File { path, line } = origin else {
+        return;
+    };
+    let Some(text) = crate::job::fio::ini::fio_line(path, *line) else {
+        return;
+    };
+    let same = |k: &str| k.trim().replace('-', "_") == key.replace('-', "_");
+    if !same(text.split('=').next().unwrap_or("")) {
+        return;
+    }
+    let last = lines
+        .iter_mut()
+        .rev()
+        .find(|l| l.starts_with("fio: failed parsing "));
+    if let Some(l) = last {
+        *l = format!("fio: failed parsing {text}");
     }
 }
 

@@ -42,7 +42,8 @@ impl fmt::Display for Origin {
 pub struct Entry {
     /// option name as written (trimmed)
     pub key: String,
-    /// value after `=` (trimmed, `${VAR}` expanded); `None` for a bare flag
+    /// value after `=` as written, leading blanks kept (`${VAR}` expanded); `None` for
+    /// a bare flag
     pub value: Option<String>,
     /// where it was written
     pub origin: Origin,
@@ -166,6 +167,8 @@ pub fn parse_fio(
             st.stack.push(canonical(path));
             st.text(t, path)?;
         }
+        // fio opens a directory as a file and reads no line from it: no section
+        None if path.is_dir() => {}
         None => st.file(path, None)?,
     }
     Ok((st.sections, st.said))
@@ -329,7 +332,7 @@ impl<'a> State<'a> {
                 let mut said = std::mem::take(&mut self.said);
                 said.push(format!(
                     "fio: option <{}> outside of [] job section",
-                    raw.trim()
+                    fio_stripped(raw)
                 ));
                 return Err(IniError::Fio(said));
             }
@@ -390,7 +393,10 @@ impl<'a> State<'a> {
     /// A `key[=value]` line joins the current section.
     fn entry(&mut self, line: &str, origin: Origin) -> Result<(), IniError> {
         let (key, value) = match line.split_once('=') {
-            Some((k, v)) => (k.trim(), Some(expand(v.trim(), &origin, self.env)?)),
+            // fio strips the blanks after the key only: the value keeps its leading
+            // ones (the line's end is stripped already)
+            Some((k, v)) if self.fio => (k.trim(), Some(expand_fio(v, self.env))),
+            Some((k, v)) => (k.trim(), Some(expand(v, &origin, self.env)?)),
             None => (line, None),
         };
         if key.is_empty() {
@@ -467,6 +473,41 @@ pub fn expand(
     Ok(out)
 }
 
+/// `${VAR}` in `s` as fio 3.33 substitutes it: the variable's value, nothing when it is
+/// not set; a `${` with no `}` after it stays as written.
+pub fn expand_fio(s: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let Some(j) = after.find('}') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        out.push_str(&env(&after[..j]).unwrap_or_default());
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A job file's line as fio 3.33 keeps it to name it in its messages: up to a NUL byte,
+/// then up to its first `;` or `#` wherever it stands, blanks around it stripped.
+pub fn fio_stripped(raw: &str) -> &str {
+    let raw = raw.split('\0').next().unwrap_or("");
+    raw.split([';', '#']).next().unwrap_or("").trim()
+}
+
+/// Line `line` (from 1) of the job file `path` as [`fio_stripped`] keeps it; `None`
+/// when the file cannot be read again.
+pub fn fio_line(path: &Path, line: usize) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let raw = text.lines().nth(line.checked_sub(1)?)?;
+    Some(fio_stripped(raw).to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,5 +542,16 @@ mod tests {
     fn option_before_section_is_error() {
         let e = parse_str_with("bs=4k\n", Path::new("j.fio"), &env).unwrap_err();
         assert!(e.to_string().contains("j.fio:1"), "{e}");
+    }
+
+    #[test]
+    fn fio_rules_keep_a_leading_blank_and_substitute_nothing_for_an_unset_variable() {
+        assert_eq!(expand_fio("f_${NOPE}x", &env), "f_x");
+        assert_eq!(expand_fio("${BS}", &env), "8k");
+        assert_eq!(expand_fio("a${BS", &env), "a${BS");
+        assert_eq!(fio_stripped("  junk#note ; x"), "junk");
+        let (s, _) = parse_fio(Path::new("j.fio"), Some("[a]\nbs = 8k\n"), &env).unwrap();
+        assert_eq!(s[0].entries[0].key, "bs");
+        assert_eq!(s[0].entries[0].value.as_deref(), Some(" 8k"));
     }
 }

@@ -78,5 +78,6 @@ mod text;
 mod trims;
 mod unified;
 mod units;
+mod value_blanks;
 mod verify_rounds;
 mod verify_text;

@@ -238,9 +238,24 @@ fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `--status-interval=TIME` (seconds by default). As fio 3.33 reads it, a number with a
+/// fraction is its whole seconds (`0.5` is 0: C's strtoll stops at the `.`, after which
+/// no unit starts), and under 1 ms is fio's `fio: status interval too small`; iomark
+/// refuses under 100 ms with its own line.
 fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
-    let d = units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?;
+    let whole = units::fio_number(t, 1000)
+        .filter(|n| n.letters.is_empty() && n.rest.starts_with('.'))
+        .map(|n| Duration::from_secs(n.n.max(0).unsigned_abs()));
+    let d = match whole {
+        Some(d) => d,
+        None => units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?,
+    };
+    if d < Duration::from_millis(1) {
+        return Err(FioError::FioLines(vec![
+            "fio: status interval too small".into()
+        ]));
+    }
     if d < Duration::from_millis(100) {
         return Err(bad_arg("status-interval", t, "at least 100ms"));
     }

@@ -29,6 +29,7 @@ macro_rules! bool_keys {
     )+};
 }
 
+mod blank;
 mod blocks;
 mod cmdline;
 mod data;
@@ -709,6 +710,8 @@ pub fn apply(
     }
     // the JSON lists a value as typed, also when only its first part is used
     let typed = value;
+    let unblanked = blank::read(find(&key), &key, value, origin)?;
+    let value = unblanked.as_deref().or(value);
     let (mut first_part, mut tries) = (None, None);
     if let (Some(o), Some(v)) = (find(&key), value) {
         // a negative number the option takes as it is (`nice=-5`) is no two-part reading
