@@ -911,7 +911,7 @@ pub fn execute_around(
         o.before_io
             || o.jobs
                 .iter()
-                .all(|j| j.stats.pid == 0 && j.stats.error != 0)
+                .all(|j| j.stats.pid == 0 && (j.stats.error != 0 || j.stats.failed_threads != 0))
     });
     let around = Around {
         device_view: watch.finish(),
