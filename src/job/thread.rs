@@ -23,6 +23,9 @@ pub struct ThreadJob {
     pub request: (u64, u64),
     /// files opened with O_DIRECT
     pub direct: bool,
+    /// bytes each request buffer starts past a page's start (fio's `iomem_align`; 0:
+    /// page-aligned)
+    pub mem_align: usize,
     /// files opened with O_SYNC
     pub sync: bool,
     /// files opened with O_DSYNC

@@ -55,18 +55,6 @@ const JOB_NOT_RUN: &[(u16, &str, &[&str], Option<Listed>)] = &[
         ),
     ),
     (41, "percentage_sequential", &[], None),
-    (
-        65,
-        "iomem_align",
-        &["mem_align"],
-        Some(Listed {
-            help: "IO memory buffer offset alignment",
-            parent: Some("iomem"),
-            fio_type: FioType::Int,
-            default: Some("0"),
-            range: Range::Int(0, -1),
-        }),
-    ),
     (68, "verifysort", &[], None),
     (69, "verifysort_nr", &[], None),
     (

@@ -579,6 +579,7 @@ impl FioJob {
             depth: self.iodepth as usize,
             request: self.request_sizes(),
             direct: self.direct,
+            mem_align: usize::try_from(self.tuning.mem_align).unwrap_or(usize::MAX),
             sync: m.sync_io,
             dsync: m.dsync_io,
             files: self.nrfiles,

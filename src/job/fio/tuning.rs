@@ -116,6 +116,8 @@ tuning! {
         pub clocksource: Option<String> = None,
         /// `mem`
         pub mem: Mem = Mem::Malloc,
+        /// `iomem_align`: bytes each I/O buffer starts past a page's start
+        pub mem_align: u64 = 0,
         /// `verify_offset`: the verify header sits this many bytes into the block
         pub verify_offset: Option<u64> = None,
         /// where `verify_pattern` has `%o` (byte positions in the pattern)

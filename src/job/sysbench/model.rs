@@ -52,6 +52,7 @@ impl FileioJob {
             depth: self.async_backlog as usize,
             request: (g.block, g.request.max(g.block)),
             direct: f.direct,
+            mem_align: 0,
             sync: f.sync,
             dsync: f.dsync,
             files: g.files,

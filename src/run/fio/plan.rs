@@ -640,6 +640,12 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // `nrfiles` fio's job has no file and moves nothing)
         let at = |key: &str| job.options.iter().rposition(|(k, _)| k == key);
         let nrfiles = at("nrfiles") > at("opendir");
+        // a later `nrfiles=N` is fio's count of the job's files, which its file loops go
+        // up to: the first N files added are the job's, N at most the files added
+        // (init.c fixup_options)
+        if nrfiles && at("nrfiles") > at("filename") && !paths.is_empty() {
+            paths.truncate(job.nrfiles as usize);
+        }
         if paths.is_empty() && job.fio_persona && job.filename.is_none() && nrfiles {
             paths = generated();
         }

@@ -29,8 +29,9 @@ pub(crate) struct SetupFail {
     /// a line fio prints before its `fio: pid=0, err=…` line (`NAME: you need to
     /// specify size=`), if any
     pub first: Option<String>,
-    /// fio's `pid=0, err=N/file:…, func=…, error=TEXT` (printed after `fio: `)
-    pub line: String,
+    /// fio's `pid=0, err=N/file:…, func=…, error=TEXT` (printed after `fio: `); none
+    /// when fio set no error (`errno` 0: its setup failed without `td_verror`)
+    pub line: Option<String>,
     /// fio says the line from the job's own thread, on stdout (a job that failed
     /// before it started has it on stderr)
     pub on_stdout: bool,
@@ -42,11 +43,24 @@ impl SetupFail {
         SetupFail {
             errno: libc::EINVAL,
             first: Some(format!("{}: you need to specify size=", job.name)),
-            line: format!(
+            line: Some(format!(
                 "pid=0, err={}/file:filesetup.c:1155, func=total_file_size, error={}",
                 libc::EINVAL,
                 crate::files::strerror(libc::EINVAL)
-            ),
+            )),
+            on_stdout: false,
+        }
+    }
+
+    /// fio's failure of a job whose data set is smaller than its smallest block
+    /// (setup_files: the job's size, the smaller of `size=` and its files' I/O sizes, below
+    /// the smallest block size; an `opendir` whose only file is smaller than `bs`): its
+    /// line on stderr, no error set, no `fio: pid=` line.
+    fn below_one_block() -> SetupFail {
+        SetupFail {
+            errno: 0,
+            first: Some(BELOW_ONE_BLOCK.into()),
+            line: None,
             on_stdout: false,
         }
     }
@@ -65,7 +79,7 @@ impl SetupFail {
                 "fio: failed opening blockdev {} for size check\n{at}",
                 path.display()
             )),
-            line: format!("pid=0, err={errno}/{at}"),
+            line: Some(format!("pid=0, err={errno}/{at}")),
             on_stdout: false,
         }
     }
@@ -76,7 +90,7 @@ impl SetupFail {
     pub(crate) fn record(&self, plan: &Plan) -> JobRecord {
         let mut r = crate::run::fio::thread::empty_record(plan);
         r.stats.error = self.errno;
-        r.stats.failure = Some(self.line.clone());
+        r.stats.failure.clone_from(&self.line);
         r.stats.failure_said = true;
         r.stats.failed_threads = 1;
         r.job = crate::run::fio::thread::effective_job(plan);
@@ -133,10 +147,10 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
         return Some(SetupFail {
             errno,
             first: None,
-            line: format!(
+            line: Some(format!(
                 "pid=0, err={errno}/file:init.c:1956, func=job file open, error={}",
                 crate::files::strerror(errno)
-            ),
+            )),
             on_stdout: true,
         });
     }
@@ -153,6 +167,9 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
             // no file (an `opendir` that added none) and no size: nothing to size
             Ok((files, _)) if files.is_empty() && no_size && job.more.replay.file.is_none() => {
                 return Some(SetupFail::no_size(job))
+            }
+            Ok((files, regions)) if !files.is_empty() && below_one_block(job, &regions) => {
+                return Some(SetupFail::below_one_block())
             }
             Ok((files, _)) => sized.extend(files),
             Err(_) => {}
@@ -171,6 +188,22 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
         laid.add(job, &sized);
     }
     failed
+}
+
+/// fio 3.33's line when a job's data set is smaller than its smallest block.
+pub(crate) const BELOW_ONE_BLOCK: &str = "fio: blocksize is larger than data set range";
+
+/// Whether the job's size — `size=` in bytes, no more than the sum of its files' I/O
+/// regions when that is not 0, else that sum — is below its smallest block size: fio
+/// 3.33's setup fails then (`setup_files`), where iomark's plan would refuse the job.
+fn below_one_block(job: &FioJob, regions: &[(u64, u64)]) -> bool {
+    let total: u64 = regions.iter().map(|r| r.1).sum();
+    let size = match job.size {
+        Some(crate::job::fio::SizeSpec::Bytes(b)) if b > 0 && total > 0 => b.min(total),
+        Some(crate::job::fio::SizeSpec::Bytes(b)) if b > 0 => b,
+        _ => total,
+    };
+    !job.engine.caps().no_io && size < job.min_bs()
 }
 
 /// Whether every file of every thread of `job` exists now (always, on an engine that
@@ -216,7 +249,7 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
         _ => return None,
     };
     let error = crate::files::strerror(errno);
-    let line = format!("pid=0, err={errno}/file:{at}, error={error}");
+    let line = Some(format!("pid=0, err={errno}/file:{at}, error={error}"));
     Some(SetupFail {
         errno,
         first,
@@ -278,7 +311,9 @@ pub(crate) fn say(job: &FioJob, f: &SetupFail) {
         if let Some(l) = &f.first {
             text += &format!("{l}\n");
         }
-        text += &format!("fio: {}\n", f.line);
+        if let Some(l) = &f.line {
+            text += &format!("fio: {l}\n");
+        }
     }
     if f.on_stdout {
         crate::out!("{text}");

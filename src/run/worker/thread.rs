@@ -68,7 +68,7 @@ impl JobThread {
         JobThread {
             kind: job.engine,
             depth,
-            slab: Slab::new(depth, job.slot_len()),
+            slab: Slab::with_offset(depth, job.slot_len(), job.mem_align),
             extra: Vec::new(),
         }
     }
@@ -206,6 +206,7 @@ mod tests {
             depth,
             request: (len, len),
             direct: false,
+            mem_align: 0,
             sync: false,
             dsync: false,
             files: 1,

@@ -213,10 +213,189 @@ fn opendir_says_its_count_before_its_jobs_line() {
             } else {
                 assert_eq!(lines[..2], ["fio: opendir added 2 files", "{"], "{tool}");
             }
-            firsts.push(lines.join("\n"));
+            // (the JSON document's third line is its timestamp, a second apart or not)
+            let n = if fmt == "normal" { 4 } else { 2 };
+            firsts.push(lines[..n].join("\n"));
         }
         if let [mine, fio] = &firsts[..] {
             assert_eq!(mine, fio, "{fmt}: iomark, then fio");
+        }
+    }
+}
+
+/// `d/` with four files of 8 KiB (`a` … `d`).
+fn four_files(d: &Path) {
+    std::fs::create_dir_all(d.join("d")).unwrap();
+    for f in ["a", "b", "c", "d"] {
+        std::fs::write(d.join("d").join(f), vec![3u8; 8192]).unwrap();
+    }
+}
+
+/// `nrfiles=N` after `opendir=D` is fio 3.33's count of the job's files: the first N
+/// files D added (readdir order) are the job's, the others are left alone; N above
+/// the files found keeps them all (init.c `fixup_options`). With `size=` the kept files
+/// share it (each `size / N`), laid out to it; the others keep their size. iomark kept
+/// every file of D (and with `size=` extended all four).
+#[test]
+fn nrfiles_after_opendir_keeps_its_first_files() {
+    for (nrfiles, size) in [(2usize, None), (9, None), (2, Some(65536u64)), (3, None)] {
+        let nr_opt = format!("--nrfiles={nrfiles}");
+        let size_opt = size.map(|s| format!("--size={s}"));
+        let mut args = vec![
+            "--name=j",
+            "--opendir=d",
+            nr_opt.as_str(),
+            "--rw=read",
+            "--bs=4k",
+            "--write_iolog=io.log",
+            "--output-format=json",
+        ];
+        args.extend(size_opt.as_deref());
+        let b = fio_and_iomark("opendir_nrfiles", &args, |d, _| four_files(d));
+        let mut logs = Vec::new();
+        for (tool, o) in b.each() {
+            let why = format!("{tool} nrfiles={nrfiles} size={size:?}");
+            assert_eq!(o.code, 0, "{why}: {}", o.dump());
+            let dir = b.dir(tool);
+            let order: Vec<String> = readdir_order(&dir.join("d"))
+                .iter()
+                .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
+                .collect();
+            let kept = nrfiles.min(4);
+            let each = size.map_or(8192, |s| s / kept as u64);
+            let j = &o.json_doc()["jobs"][0];
+            assert_eq!(j["error"], 0, "{why}");
+            assert_eq!(j["read"]["io_bytes"], each * kept as u64, "{why}");
+            let log = iolog_lines(&dir.join("io.log"));
+            let read: Vec<&str> = log
+                .iter()
+                .filter_map(|l| l.strip_suffix(" read 0 4096"))
+                .collect();
+            assert_eq!(read, order[..kept], "{why}: the files read");
+            for (i, f) in order.iter().enumerate() {
+                let len = std::fs::metadata(dir.join(f)).unwrap().len();
+                let want = if i < kept { each.max(8192) } else { 8192 };
+                assert_eq!(len, want, "{why}: {f}'s size");
+            }
+            logs.push(log);
+        }
+        if let [mine, fio] = &logs[..] {
+            assert_eq!(
+                mine, fio,
+                "nrfiles={nrfiles} size={size:?}: iomark, then fio"
+            );
+        }
+    }
+}
+
+/// A random job over `opendir`'s files where some are smaller than the block: fio 3.33
+/// draws no offset for such a file (`last_block` is 0, `get_next_rand_offset` gives up
+/// before its draw), so the other file's offsets — the I/O log, line by line — are the
+/// same draws in both, with the random map, without it (`norandommap`), with the LFSR,
+/// mixed and over two loops. iomark drew once for each small file, one draw ahead.
+#[test]
+fn a_small_file_spends_no_random_draw() {
+    let tree = |d: &Path| {
+        std::fs::create_dir_all(d.join("d")).unwrap();
+        std::fs::write(d.join("d/big"), vec![5u8; 65536]).unwrap();
+        for f in ["s1", "s2", "s3"] {
+            std::fs::write(d.join("d").join(f), vec![5u8; 100]).unwrap();
+        }
+    };
+    for extra in [
+        "--rw=randread",
+        "--norandommap",
+        "--random_generator=lfsr",
+        "--rw=randrw",
+        "--loops=2",
+        "--rw=randwrite",
+    ] {
+        let mut args = vec![
+            "--name=j",
+            "--opendir=d",
+            "--rw=randread",
+            "--bs=4k",
+            "--write_iolog=io.log",
+            "--output-format=json",
+        ];
+        args.push(extra);
+        let b = fio_and_iomark("opendir_small_draw", &args, |d, _| tree(d));
+        let mut logs = Vec::new();
+        for (tool, o) in b.each() {
+            assert_eq!(o.code, 0, "{tool} {extra}: {}", o.dump());
+            let log = iolog_lines(&b.dir(tool).join("io.log"));
+            // a small file comes before the big one: its turn is taken before the draws
+            let at = |name: &str| log.iter().position(|l| l == &format!("{name} open"));
+            let big = at("d/big").unwrap_or_else(|| panic!("{tool}: {log:?}"));
+            assert!(
+                ["d/s1", "d/s2", "d/s3"].iter().any(|s| at(s) < Some(big)),
+                "{tool} {extra}: {log:?}"
+            );
+            let big_ios = log
+                .iter()
+                .filter(|l| l.starts_with("d/big ") && l.ends_with(" 4096"))
+                .count();
+            // 16 blocks a loop; without the map the job ends by its bytes, 65836 with
+            // the small files', so at 17 requests
+            let want = match extra {
+                "--loops=2" => 32,
+                "--norandommap" => 17,
+                _ => 16,
+            };
+            assert_eq!(big_ios, want, "{tool} {extra}: {log:?}");
+            logs.push(log);
+        }
+        if let [mine, fio] = &logs[..] {
+            assert_eq!(mine, fio, "{extra}: the I/O log, iomark then fio");
+        }
+    }
+}
+
+/// An `opendir` whose only file is smaller than the block: fio 3.33's setup fails
+/// (`fio: blocksize is larger than data set range` on stderr, no error set, so no
+/// `fio: pid=` line), the job is reported with nothing done and `error` 0, exit 1.
+/// iomark refused the job before the run (exit 2).
+#[test]
+fn a_data_set_below_one_block_fails_the_jobs_setup() {
+    for (case, args) in [("opendir", &["--opendir=d"][..])] {
+        for fmt in ["normal", "json"] {
+            let fmt_opt = format!("--output-format={fmt}");
+            let mut all = vec!["--name=j", "--rw=read", "--bs=4k", fmt_opt.as_str()];
+            all.extend(args);
+            let b = fio_and_iomark("opendir_below_one_block", &all, |d, _| {
+                std::fs::create_dir_all(d.join("d")).unwrap();
+                std::fs::write(d.join("d/small"), vec![1u8; 100]).unwrap();
+                std::fs::write(d.join("f"), vec![1u8; 8192]).unwrap();
+            });
+            let mut outs = Vec::new();
+            for (tool, o) in b.each() {
+                let why = format!("{tool} {case} {fmt}");
+                assert_eq!(o.code, 1, "{why}: {}", o.dump());
+                assert_eq!(
+                    o.stderr,
+                    "fio: blocksize is larger than data set range\n",
+                    "{why}: {}",
+                    o.dump()
+                );
+                assert!(!o.stdout.contains("fio: pid="), "{why}: {}", o.dump());
+                if fmt == "json" {
+                    let j = &o.json_doc()["jobs"][0];
+                    assert_eq!(j["error"], 0, "{why}");
+                    assert_eq!(j["read"]["io_bytes"], 0, "{why}");
+                    assert_eq!(j["read"]["total_ios"], 0, "{why}");
+                    outs.push(o.stdout.lines().take(1).collect::<Vec<_>>().join("\n"));
+                } else {
+                    let ended = o
+                        .stdout
+                        .trim_end()
+                        .ends_with("Run status group 0 (all jobs):");
+                    assert!(ended, "{why}: {}", o.stdout);
+                    outs.push(o.stdout.clone());
+                }
+            }
+            if let [mine, fio] = &outs[..] {
+                assert_eq!(mine, fio, "{case} {fmt}: iomark, then fio");
+            }
         }
     }
 }

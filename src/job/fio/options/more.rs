@@ -117,6 +117,10 @@ pub(super) static OPTIONS: &[FioOption] = &[
             ("mmaphuge", "Like mmap, but use huge pages"),
         ])
         .example("mmap").fio_job(64, OptType::Str).callback(),
+    int("iomem_align", Group::IoType, "IO memory buffer offset alignment", 0, iomem_align)
+        .alias(&["mem_align"])
+        .default("0")
+        .parent("iomem").fio_job(65, OptType::Int),
     int("verify_offset", Group::Verify, "Offset verify header location by N bytes", 40, verify_offset)
         .example("64")
         .parent("verify").fio_job(71, OptType::Int),
@@ -537,6 +541,19 @@ fn sync_file_range(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn clocksource(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let i = word(c, v, &["gettimeofday", "clock_gettime", "cpu"])?;
     c.job.tuning.clocksource = Some(["gettimeofday", "clock_gettime", "cpu"][i].to_string());
+    Ok(())
+}
+
+/// `iomem_align`: bytes past a page's start each I/O buffer starts at (fio 3.33's
+/// `PTR_ALIGN(buf, page) + mem_align`); at most 1 MiB here, so a slip of the unit
+/// allocates no giant buffer.
+fn iomem_align(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let v = c.need(v)?;
+    let n = c.u64(v)?;
+    if n > 1 << 20 {
+        return Err(c.bad(v, "at most 1048576 (bytes past the page's start)"));
+    }
+    c.job.tuning.mem_align = n;
     Ok(())
 }
 

@@ -215,6 +215,8 @@ const ADDED: &[&str] = &[
     "clocksource",
     "mem",
     "iomem",
+    "iomem_align",
+    "mem_align",
     "verify_offset",
     "trim_percentage",
     "trim_verify_zero",

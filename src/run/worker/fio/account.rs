@@ -5,6 +5,10 @@
 
 use crate::run::worker::fio::*;
 
+/// fio 3.33's line when the first O_DIRECT request of a direction fails with EINVAL
+/// ([`Worker::first_direct_errored`]).
+pub(crate) const FIRST_DIRECT_IO_ERRORED: &str = "fio: first direct IO errored. File system may not support direct IO, or iomem_align= is bad, or invalid block size. Try setting direct=0.";
+
 impl<'a> Worker<'a> {
     /// fio 3.33's `ratemin`/`rate_iops_min` check (backend.c `__check_min_rate`), per
     /// direction that has done bytes and has a minimum: nothing in the first 2 s of the
@@ -223,6 +227,25 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         Err(err)
+    }
+
+    /// fio 3.33's hint when the first request of a direction fails with EINVAL under
+    /// O_DIRECT inside its submission (a synchronous engine: ioengines.c `td_io_queue`,
+    /// `io_issues` of the direction 1): [`FIRST_DIRECT_IO_ERRORED`] on stdout as it
+    /// happens, under the fio persona writing its report there. Called after
+    /// [`Worker::io_fail`] counted the request.
+    #[cold]
+    pub(super) fn first_direct_errored(&self, st: &JobStats, s: &Slot, e: IoErr) {
+        let d = match s.tag.op {
+            Op::Read => &st.read,
+            Op::Write => &st.write,
+            Op::Trim => return,
+        };
+        let first = d.ios + d.short + d.failed == 1;
+        let direct = self.plan.thread_job.direct;
+        if first && e == IoErr::Errno(libc::EINVAL) && direct && self.plan.say_hooks {
+            crate::outln!("{FIRST_DIRECT_IO_ERRORED}");
+        }
     }
 
     /// fio 3.33's count of an error that stops the job although `continue_on_error`

@@ -760,6 +760,9 @@ impl<'a> Rules for FioRules<'a> {
             }
             Err(e) => {
                 let r = self.w.io_fail(&mut self.st, s, e);
+                if !at.queued && !E::KIND.queues() {
+                    self.w.first_direct_errored(&self.st, s, e);
+                }
                 if r.is_err() && !at.queued {
                     self.w.fatal_counted(&mut self.st, s, e);
                 }

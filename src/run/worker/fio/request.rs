@@ -806,7 +806,7 @@ impl<'a> Worker<'a> {
                 return None;
             }
             o
-        } else if let Some(m) = &mut self.maps[file] {
+        } else if let Some(m) = self.maps[file].as_mut().filter(|_| len >= unit) {
             // a time-based job, or a non-uniform file service, starts a full map over
             // in place (fio's `get_next_rand_block` resets the file and draws again)
             let over = work.limits.time_based || self.fsvc.nonuniform();
@@ -862,6 +862,11 @@ impl<'a> Worker<'a> {
     fn dist_slot(&mut self, file: usize, d: usize) -> Option<u64> {
         let g = &mut self.gens[file][d];
         if g.uniform() {
+            // a region smaller than one block (its map passed over too): fio's
+            // `last_block` is 0 and it draws nothing, the file is done
+            if self.plan.regions[file].1 < self.units[d] {
+                return None;
+            }
             return Some(self.draws.off.below(g.slots()));
         }
         match &mut self.skews[file] {
