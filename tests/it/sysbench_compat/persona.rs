@@ -641,6 +641,8 @@ fn a_direct_block_size_refusal_is_sysbench_s_exit_1_under_its_name() {
         [2, 3].contains(&native.code),
         "iomark fileio keeps its own code: {}",
         native.dump()
+    );
+}
 
 /// `seqwr` with a block size that does not divide the file size, then `seqrd`: sysbench
 /// 1.0.20 writes a last partial block, so its files reach the 4 MiB of
