@@ -143,11 +143,15 @@ fn io_depths_after_ramp_leave_the_fill_up_out() {
     }
 }
 
+/// One idle job case: what it is, its job file, whether fio 3.33 lists the disk, each
+/// job's latency_* keys (None: none).
+type IdleJob = (&'static str, &'static str, bool, Vec<Option<[f64; 4]>>);
+
 /// Jobs that move nothing or never start, each `(what, job file, whether fio 3.33
 /// lists the disk, each job's latency_* keys as fio prints them: None for none)`. The
 /// job files run in a fresh directory on the build's disk (a block device), which holds
 /// an empty directory `empty`.
-fn idle_jobs() -> Vec<(&'static str, &'static str, bool, Vec<Option<[f64; 4]>>)> {
+fn idle_jobs() -> Vec<IdleJob> {
     let set = Some([1.0, 0.0, 100.0, 0.0]);
     vec![
         // a job that reads: its disk, and its latency target as set up (depth 1)

@@ -676,13 +676,13 @@ fn a_short_file_after_a_seqwr_of_whole_blocks_is_named_outside_the_persona() {
         sysbench_cmd()
             .dir(t.path())
             .arg("fileio")
-            .args(&wr)
+            .args(wr)
             .run()
             .code,
         0
     );
     assert_eq!(size(t.path()), 4_194_304);
-    let theirs = sysbench_cmd().dir(t.path()).arg("fileio").args(&rd).run();
+    let theirs = sysbench_cmd().dir(t.path()).arg("fileio").args(rd).run();
     assert_eq!(theirs.code, 0, "{}", theirs.dump());
     // the persona
     let p = scratch();
