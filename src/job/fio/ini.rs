@@ -446,50 +446,55 @@ pub fn expand(
     origin: &Origin,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<String, IniError> {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        let Some(j) = after.find('}') else {
-            return Err(IniError::Unterminated {
+    substitute(
+        s,
+        |var| {
+            env(var).ok_or_else(|| IniError::UnsetVar {
+                var: var.to_string(),
+                origin: origin.clone(),
+            })
+        },
+        |_| {
+            Err(IniError::Unterminated {
                 text: s.to_string(),
                 origin: origin.clone(),
-            });
-        };
-        let var = &after[..j];
-        match env(var) {
-            Some(v) => out.push_str(&v),
-            None => {
-                return Err(IniError::UnsetVar {
-                    var: var.to_string(),
-                    origin: origin.clone(),
-                })
-            }
-        }
-        rest = &after[j + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
+            })
+        },
+    )
 }
 
 /// `${VAR}` in `s` as fio 3.33 substitutes it: the variable's value, nothing when it is
 /// not set; a `${` with no `}` after it stays as written.
 pub fn expand_fio(s: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
+    let r: Result<String, std::convert::Infallible> = substitute(
+        s,
+        |var| Ok(env(var).unwrap_or_default()),
+        |open| Ok(open.to_string()),
+    );
+    r.unwrap_or_else(|e| match e {})
+}
+
+/// The one walk over the `${VAR}`s of `s`: `var` gives a variable's text (or the
+/// error), `open` what a `${` with no `}` after it becomes (given the text from `${` on).
+fn substitute<E>(
+    s: &str,
+    mut var: impl FnMut(&str) -> Result<String, E>,
+    open: impl FnOnce(&str) -> Result<String, E>,
+) -> Result<String, E> {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find("${") {
         out.push_str(&rest[..i]);
         let after = &rest[i + 2..];
         let Some(j) = after.find('}') else {
-            out.push_str(&rest[i..]);
-            return out;
+            out.push_str(&open(&rest[i..])?);
+            return Ok(out);
         };
-        out.push_str(&env(&after[..j]).unwrap_or_default());
+        out.push_str(&var(&after[..j])?);
         rest = &after[j + 1..];
     }
     out.push_str(rest);
-    out
+    Ok(out)
 }
 
 /// A job file's line as fio 3.33 keeps it to name it in its messages: up to a NUL byte,
