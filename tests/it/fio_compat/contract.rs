@@ -79,9 +79,13 @@ fn thinktime_at_depth_completes_the_queue_before_thinking() {
         }
         let clat = |j: &Value| j["read"]["clat_ns"]["mean"].as_f64().unwrap();
         let (fc, ic) = (clat(&f), clat(&i));
-        // the think is 5 ms: a clat holding it would be far outside this band
+        // the think is 5 ms after every `blocks` requests: a clat holding it would be at
+        // least 5 ms (blocks=1: every request's). Half of it is the bound — fio's own
+        // clat is printed but not the bound, as it is measured at another moment of a
+        // disk that other work may keep busy (fio 140 µs and iomark 990 µs once, under
+        // a full test run).
         assert!(
-            ic < fc * 4.0 + 200_000.0 && ic < 2_500_000.0,
+            ic < 2_500_000.0,
             "blocks={blocks}: clat fio {fc} ns, iomark {ic} ns"
         );
     }

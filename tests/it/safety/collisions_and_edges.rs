@@ -330,8 +330,12 @@ fn seqwr_says_it_emptied_the_prepared_set_and_a_later_read_names_the_cause() {
     );
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("FATAL: Size of file"), "{}", r.stdout);
+    // the cause, with the file's size and the run's (10 events of 16 KiB over 2
+    // files: 163,840 bytes of the first, 524,288 each)
     assert!(
-        r.stderr.contains("a seqwr run re-creates the test files"),
+        r.stderr.contains(
+            "iomark: test_file.0 is 163840 bytes, 360448 short of the 524288 bytes each file has for this run: seqwr re-creates the test files"
+        ),
         "{}",
         r.stderr
     );
