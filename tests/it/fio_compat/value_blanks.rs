@@ -17,6 +17,16 @@ fn job(tool: &str, d: &Path, job: &str, args: &[&str]) -> (Out, std::path::PathB
     (cmd.args(args).arg("j.fio").env_remove("NOPE_P24").run(), w)
 }
 
+/// `o` is `tool`'s refusal: exit 1, and stderr (trailing blanks aside) is `lines`.
+fn refused(tool: &str, o: &Out, lines: &[&str]) {
+    assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+    assert_eq!(
+        o.stderr.trim_end().lines().collect::<Vec<_>>(),
+        lines,
+        "{tool}"
+    );
+}
+
 /// The tools to compare: iomark, and fio 3.33 when installed.
 fn tools(test: &str) -> Vec<&'static str> {
     let mut t = vec!["iomark"];
@@ -74,11 +84,10 @@ fn a_blank_before_a_listed_value_is_refused() {
     let text = "[j]\nioengine=null\nsize=1m\nrw = write\n";
     for tool in tools("a_blank_before_a_listed_value_is_refused") {
         let (o, _) = job(tool, d.path(), text, &[]);
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(
-            o.stderr.lines().collect::<Vec<_>>(),
-            ["fio: failed parsing rw = write", "fio: job j dropped"],
-            "{tool}"
+        refused(
+            tool,
+            &o,
+            &["fio: failed parsing rw = write", "fio: job j dropped"],
         );
         assert!(
             o.stdout.contains("valid values: read"),
@@ -89,12 +98,7 @@ fn a_blank_before_a_listed_value_is_refused() {
         let o = cmd
             .args(["--name=j", "--ioengine=null", "--rw= write", "--size=1m"])
             .run();
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(
-            o.stderr.trim_end(),
-            "fio: failed parsing rw= write",
-            "{tool}"
-        );
+        refused(tool, &o, &["fio: failed parsing rw= write"]);
     }
 }
 
@@ -106,14 +110,13 @@ fn a_blank_before_an_engine_name_is_no_engine() {
     let text = "[j]\nioengine = psync\nsize=1m\nrw=write\n";
     for tool in tools("a_blank_before_an_engine_name_is_no_engine") {
         let (o, _) = job(tool, d.path(), text, &[]);
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(
-            o.stderr.lines().collect::<Vec<_>>(),
-            [
+        refused(
+            tool,
+            &o,
+            &[
                 "fio: engine  psync not loadable",
-                "fio: failed to load engine"
+                "fio: failed to load engine",
             ],
-            "{tool}"
         );
     }
 }
@@ -206,11 +209,10 @@ fn an_unset_variable_is_nothing_as_in_fio() {
             "{tool}"
         );
         let (o, _) = job(tool, d.path(), empty, &[]);
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(
-            o.stderr.lines().collect::<Vec<_>>(),
-            ["fio: failed parsing bs=${NOPE_P24}", "fio: job j dropped"],
-            "{tool}"
+        refused(
+            tool,
+            &o,
+            &["fio: failed parsing bs=${NOPE_P24}", "fio: job j dropped"],
         );
     }
 }
@@ -223,12 +225,7 @@ fn text_before_a_section_is_named_without_its_comment() {
     let text = "junk#note\n[j]\nioengine=null\nsize=1m\n";
     for tool in tools("text_before_a_section_is_named_without_its_comment") {
         let (o, _) = job(tool, d.path(), text, &[]);
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(
-            o.stderr.trim_end(),
-            "fio: option <junk> outside of [] job section",
-            "{tool}"
-        );
+        refused(tool, &o, &["fio: option <junk> outside of [] job section"]);
     }
 }
 
@@ -242,8 +239,7 @@ fn a_directory_as_a_job_file_defines_no_job() {
         let (cmd, w) = fio_or_ours_in(tool, d.path());
         std::fs::create_dir(w.join("dd")).unwrap();
         let o = cmd.arg("dd").run();
-        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
-        assert_eq!(o.stderr.trim_end(), "No job(s) defined", "{tool}");
+        refused(tool, &o, &["No job(s) defined"]);
         assert!(
             o.stdout.contains("[options] [job options] <job file(s)>"),
             "{tool}"
