@@ -304,7 +304,8 @@ pub(crate) fn fio_stdout(e: &FioError) -> Option<String> {
             return match &**error {
                 // fio's account of a global section's directory callback is not said
                 FioError::BadValue { key, .. }
-                    if section == "global" && (key == "directory" || key == "opendir") =>
+                    if crate::job::fio::ini::is_global(section)
+                        && (key == "directory" || key == "opendir") =>
                 {
                     None
                 }

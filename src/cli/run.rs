@@ -205,12 +205,6 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let interrupted = ran.outcome.as_ref().is_some_and(|o| o.interrupted);
     let failure = ran.failure;
     let r = run_result(&cmd, args, ran.outcome, failure.as_ref(), ran.around);
-    // the truth warnings of a run that did its I/O (a refused or failed setup has one
-    // line, its reason); under MPI rank 0's, for the aggregate (each rank's own result
-    // stays in `ranks.per_rank`)
-    if loud && failure.is_none() && front.rank0 {
-        notes_after_report(&r);
-    }
     // an output that could not be written at the end: one line each, and exit 1
     // unless the run already ends with another code
     // a job refused before any I/O (invalid input, exit 2, e.g. an output that is one of
@@ -219,10 +213,9 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
     let mut lost = ran.agg_lost || (!refused && !save_run_result(&outs, &r, failure.is_none()));
     // the results history: a completed run, said on stderr (never the report's stdout);
     // kept only when it is said (not under the quiet fio persona: fio keeps nothing)
-    if let Some(l) = crate::cli::output::keep_history(&r, !cmd.no_history && loud) {
-        eprintln!("{l}");
-    }
+    let kept = crate::cli::output::keep_history(&r, !cmd.no_history && loud);
     if let Some(e) = failure {
+        kept.iter().for_each(|l| eprintln!("{l}"));
         // no report: an `--output` file made empty at the start goes again
         outs.remove_unwritten_files();
         if let Some(line) = fio_setup_line(&e, persona) {
@@ -238,6 +231,13 @@ fn run_as(args: &[String], persona: Persona) -> Exit {
         error_line!("{}", crate::cli::output::cannot_write(&opt, &e.path, &e));
         lost = true;
     }
+    // after the report: the truth warnings of a run that did its I/O (a refused or
+    // failed setup has one line, its reason); under MPI rank 0's, for the aggregate
+    // (each rank's own result stays in `ranks.per_rank`)
+    if loud && front.rank0 {
+        notes_after_report(&r);
+    }
+    kept.iter().for_each(|l| eprintln!("{l}"));
     Ok(exit_status(
         (&cmd, persona),
         &r,

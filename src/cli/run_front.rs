@@ -156,7 +156,8 @@ pub fn front(args: &[String], persona: Persona) -> Option<Exit> {
     None
 }
 
-/// fio's client/server mode and its other options iomark does not have.
+/// fio's client/server mode and its other options iomark does not have (exit 2; 1, fio's
+/// code for a refusal, under the fio persona).
 fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
     const MPI: &str = "iomark runs many hosts under MPI instead: mpirun -np N --hostfile HOSTS iomark run JOB.fio (docs/commands/mpi.md)";
     for (key, what) in [
@@ -170,7 +171,7 @@ fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
     ] {
         if given(args, key).is_some() {
             return Some(refuse(
-                exit::INVALID,
+                persona.refused(),
                 format!("--{key}: {what} is not supported; {MPI}"),
                 persona,
             ));
@@ -178,14 +179,14 @@ fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
     }
     if given(args, "latency-log").is_some() {
         return Some(refuse(
-            exit::INVALID,
+            persona.refused(),
             "--latency-log is deprecated. Use per-job latency log options.",
             persona,
         ));
     }
     if let Some(p) = given(args, "profile") {
         return Some(refuse(
-            exit::INVALID,
+            persona.refused(),
             format!(
                 "--profile={}: fio's built-in profiles (act, tiobench) are not supported; write the job out (fio --showcmd prints one)",
                 p.unwrap_or("")

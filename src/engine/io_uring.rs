@@ -434,6 +434,10 @@ impl Engine for Uring {
         self.enter(want)?;
         Ok(None)
     }
+    #[inline(always)]
+    fn unsubmitted(&self) -> usize {
+        self.unsubmitted
+    }
     fn flush(&mut self) -> Result<bool, IoErr> {
         if self.unsubmitted > 0 {
             self.enter(0)?;

@@ -394,6 +394,10 @@ impl Engine for Aio {
             }
         }
     }
+    #[inline(always)]
+    fn unsubmitted(&self) -> usize {
+        self.queue.len()
+    }
     fn flush(&mut self) -> Result<bool, IoErr> {
         if self.queue.is_empty() {
             return Ok(false);

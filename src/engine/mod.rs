@@ -193,6 +193,13 @@ pub trait Engine {
     fn flush(&mut self) -> Result<bool, IoErr> {
         Ok(false)
     }
+    /// Requests `submit` queued and has not handed to the device yet (batch mode: the
+    /// last ones of an unfilled batch, or those a full queue sent back); 0 for every
+    /// engine that hands each request over inside `submit`.
+    #[inline(always)]
+    fn unsubmitted(&self) -> usize {
+        0
+    }
     /// Wait for at least `min` queued requests and append every available completion.
     fn reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> Result<(), IoErr> {
         Ok(())

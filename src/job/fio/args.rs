@@ -60,7 +60,7 @@ pub fn parse_args_as(
     // fio 3.33 runs no option callback once `--parse-only` is read, so the entries after
     // it take a CPU set the machine lacks (the fio persona checks the ones before)
     let checks_cpus = move |at: (usize, usize)| job_setup_errors && dry_at.is_none_or(|d| at < d);
-    let base = globals(
+    let mut base = globals(
         &mut p.cmd,
         &sections.remove(0).1,
         (&globals_out, &|i| checks_cpus((0, i))),
@@ -72,7 +72,7 @@ pub fn parse_args_as(
         &mut p.cmd,
         &sections,
         &early,
-        &base,
+        &mut base,
         (output_at, &checks_cpus),
     )
     .map_err(|e| cmdline_refused(&p.cmd, sections.len(), e))?;
@@ -183,7 +183,7 @@ fn command_line_jobs(
     cmd: &mut FioCommand,
     sections: &[(String, Vec<Entry>)],
     early: &[Early],
-    base: &FioJob,
+    base: &mut FioJob,
     (output_at, checks_cpus): (Option<(usize, usize)>, &EntryTest),
 ) -> Result<Vec<String>, FioError> {
     let after_output = |at: (usize, usize)| output_at.is_some_and(|o| o <= at);
@@ -201,13 +201,19 @@ fn command_line_jobs(
     let mut finish_out = Vec::new();
     let last = sections.len();
     for (si, ((name, entries), early)) in sections.iter().zip(early).enumerate() {
+        let section = si + 1;
+        let cpus = |i| checks_cpus((section, i));
+        // `--name=global…` adds no job: its options go to the default job, for the
+        // jobs named after it (fio's get_new_job copies the default job when it adds one)
+        if ini::is_global(name) {
+            apply_globals(cmd, base, entries, (&|i| after_output((section, i)), &cpus))?;
+            continue;
+        }
         let mut job = base.clone();
         job.name = name.clone();
         job.file_jobname = name.clone();
         (job.early_header, job.early_stdout) = early;
-        let section = si + 1;
         let fio = cmd.job_setup_errors;
-        let cpus = |i| checks_cpus((section, i));
         apply_all(&mut job, entries, (&mut cmd.notices, fio, &cpus), &|i| {
             after_output((section, i))
         })?;
@@ -240,7 +246,9 @@ fn file_jobs(
     let (read, said) = job_file(f, env, fio)?;
     let read: Vec<Section> = read
         .into_iter()
-        .filter(|s| cmd.sections.is_empty() || s.name == "global" || cmd.sections.contains(&s.name))
+        .filter(|s| {
+            cmd.sections.is_empty() || ini::is_global(&s.name) || cmd.sections.contains(&s.name)
+        })
         .collect();
     let include_errnos = include_errnos(&read);
     let pairs: Vec<(String, Vec<Entry>)> = read.into_iter().map(|s| (s.name, s.entries)).collect();
@@ -340,7 +348,7 @@ pub fn jobs_from_sections(
         // a section's options in the order fio reads them (kb_base first)
         let mut entries: Vec<&Entry> = written.iter().collect();
         entries.sort_by_key(|e| options::fio_read_rank(&e.key));
-        if name == "global" {
+        if ini::is_global(name) {
             for e in entries {
                 apply_entry(&mut global, e, &mut cmd.notices, (fio, cpus))
                     .map_err(in_section(name))?;
@@ -492,22 +500,29 @@ impl Scan {
 fn globals(
     cmd: &mut FioCommand,
     entries: &[Entry],
-    (to_out, cpus): (&dyn Fn(usize) -> bool, &dyn Fn(usize) -> bool),
+    tests: (&dyn Fn(usize) -> bool, &dyn Fn(usize) -> bool),
 ) -> Result<FioJob, FioError> {
     let mut base = FioJob {
         fio_persona: cmd.job_setup_errors,
         ..FioJob::default()
     };
+    apply_globals(cmd, &mut base, entries, tests)?;
+    Ok(base)
+}
+
+/// Apply the global `entries` to `base` (the default job the later jobs copy), each
+/// recorded as a global option ([`globals`]).
+fn apply_globals(
+    cmd: &mut FioCommand,
+    base: &mut FioJob,
+    entries: &[Entry],
+    (to_out, cpus): (&dyn Fn(usize) -> bool, &dyn Fn(usize) -> bool),
+) -> Result<(), FioError> {
     for (i, e) in entries.iter().enumerate() {
         let said = cmd.notices.len();
-        apply_entry(
-            &mut base,
-            e,
-            &mut cmd.notices,
-            (cmd.job_setup_errors, cpus(i)),
-        )
-        .map_err(|err| opened_if(to_out(i), err))?;
-        said_in_global(&mut base, &mut cmd.notices);
+        apply_entry(base, e, &mut cmd.notices, (cmd.job_setup_errors, cpus(i)))
+            .map_err(|err| opened_if(to_out(i), err))?;
+        said_in_global(base, &mut cmd.notices);
         if to_out(i) {
             to_output(&mut cmd.notices[said..]);
         }
@@ -517,7 +532,7 @@ fn globals(
         ));
     }
     base.options.clear();
-    Ok(base)
+    Ok(())
 }
 
 /// Apply entry `e` to `job`. `fio`: the fio persona, which reads a `cpus_allowed` list
@@ -697,7 +712,7 @@ fn include_errnos(sections: &[Section]) -> Vec<Option<i32>> {
     let mut global = None;
     let mut out = Vec::new();
     for s in sections {
-        if s.name == "global" {
+        if ini::is_global(&s.name) {
             global = global.or(s.include_errno);
         } else {
             out.push(s.include_errno.or(global));

@@ -52,7 +52,7 @@ pub struct Entry {
 /// One `[name]` section and its entries, in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section {
-    /// section name (`global` for the global section)
+    /// section name (a global section's starts with `global`: [`is_global`])
     pub name: String,
     /// the entries
     pub entries: Vec<Entry>,
@@ -61,6 +61,12 @@ pub struct Section {
     /// under fio 3.33's rules: the errno of an included file that could not be opened
     /// in this section (fio marks the section's job with it: `job file open`)
     pub include_errno: Option<i32>,
+}
+
+/// A global section: fio 3.33 takes every section whose name starts with `global`
+/// (`[global]`, `[globalopts]`, `--name=global`) for the default job's options.
+pub fn is_global(name: &str) -> bool {
+    name.starts_with("global")
 }
 
 /// Errors while reading job files.

@@ -105,7 +105,7 @@ pub fn fio_line(cmdline: &[(String, Option<String>)], sections: &[(String, Vec<E
                 (options::canonical(&e.key), v)
             })
             .collect();
-        if name == "global" {
+        if crate::job::fio::ini::is_global(name) {
             globals.extend(fio_order(opts));
             globals.iter().for_each(|o| line += &fio_word(o));
         } else {

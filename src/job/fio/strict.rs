@@ -50,7 +50,7 @@ pub fn first_refused(
             .and_then(|e| e.value.as_deref())
             .map(|v| crate::util::engines::fio_name(v).to_string());
         let engine = own.unwrap_or_else(|| global.clone());
-        if name == "global" {
+        if crate::job::fio::ini::is_global(name) {
             global.clone_from(&engine);
         }
         let takes = options::options_of_engine(&engine);

@@ -699,16 +699,23 @@ fn check_files(
 }
 
 /// Lay out the files, then check that `atomic=1` files take RWF_ATOMIC writes of the
-/// job's sizes, before any I/O.
+/// job's sizes, before any I/O (the fio persona writes without RWF_ATOMIC where they
+/// do not, as fio 3.33: [`check_atomic`]).
 fn lay_out(
     cmd: &FioCommand,
-    plans: &[Vec<Plan>],
+    plans: &mut [Vec<Plan>],
     kinds: &[Kind],
     failed: &mut [Option<setup::SetupFail>],
     stop: &AtomicBool,
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
-    for (((j, ps), k), f) in cmd.jobs.iter().zip(plans).zip(kinds).zip(failed.iter_mut()) {
+    for (((j, ps), k), f) in cmd
+        .jobs
+        .iter()
+        .zip(plans.iter())
+        .zip(kinds)
+        .zip(failed.iter_mut())
+    {
         // a stop signal ends the layout: the jobs after it are not laid out
         if stop.load(Ordering::Relaxed) {
             return Ok(lines);
@@ -797,18 +804,26 @@ fn lay_out_job(
 }
 
 /// `atomic=1`: the files take RWF_ATOMIC writes of the job's sizes, before any I/O.
-fn check_atomic(cmd: &FioCommand, plans: &[Vec<Plan>]) -> Result<(), RunError> {
+fn check_atomic(cmd: &FioCommand, plans: &mut [Vec<Plan>]) -> Result<(), RunError> {
     for (j, ps) in cmd.jobs.iter().zip(plans) {
         // (the null engine has no file to write atomically: nothing to check)
         if j.more.x.atomic && !j.engine.caps().no_io {
             for p in ps {
                 let paths: Vec<&Path> = p.files.iter().map(|f| f.path.as_path()).collect();
-                crate::run::fio::errors::check_atomic(&paths, &block_sizes(&j.bs_write)).map_err(
-                    |why| RunError::Refused {
-                        job: j.name.clone(),
-                        why,
-                    },
-                )?;
+                let checked =
+                    crate::run::fio::errors::check_atomic(&paths, &block_sizes(&j.bs_write));
+                match checked {
+                    Ok(()) => {}
+                    // fio 3.33's atomic=1 opens O_DIRECT with an O_ATOMIC flag the kernel
+                    // ignores: the fio persona writes as it does, without RWF_ATOMIC
+                    Err(_) if cmd.job_setup_errors => p.job.more.x.atomic = false,
+                    Err(why) => {
+                        return Err(RunError::Refused {
+                            job: j.name.clone(),
+                            why,
+                        })
+                    }
+                }
             }
         }
     }
@@ -958,7 +973,7 @@ pub fn execute(
     guard_jobs(cmd, &kinds, note, &failed)?;
     let mut plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;
-    let layout_lines = lay_out(cmd, &plans, &kinds, &mut failed, stop)?;
+    let layout_lines = lay_out(cmd, &mut plans, &kinds, &mut failed, stop)?;
     if let Some(f) = started {
         f(
             group::before_io(cmd, &plans, &failed, &report_gid),

@@ -222,3 +222,94 @@ fn the_jobs_before_an_unreadable_job_file_are_said() {
         assert_eq!(iomark, fio, "{a:?}");
     }
 }
+
+/// `--name=global` (and any job whose name starts with `global`, on the command line or
+/// as a job file's section) adds no job: its options go to the jobs named after it, as
+/// fio 3.33's add_job takes such a section for the default job. Counted side by side:
+/// one job `a` that reads 1 MiB with the global's 64 KiB blocks, no `global` file, exit 0;
+/// a global after a job reaches only the jobs after it.
+#[test]
+fn a_job_named_global_sets_the_default_job() {
+    let d = scratch();
+    let cases: &[(&[&str], &str, &[(&str, u64, u64)])] = &[
+        (
+            &[
+                "--name=global",
+                "--size=1m",
+                "--bs=64k",
+                "--name=a",
+                "--rw=read",
+                "--filename=zz",
+            ],
+            "",
+            &[("a", 16, 1 << 20)],
+        ),
+        (
+            &[
+                "--name",
+                "globalopts",
+                "--size=1m",
+                "--name",
+                "a",
+                "--filename=zz",
+            ],
+            "",
+            &[("a", 256, 1 << 20)],
+        ),
+        (
+            &[
+                "--size=1m",
+                "--name=a",
+                "--filename=zz",
+                "--name=global",
+                "--bs=64k",
+                "--name=b",
+                "--filename=zz",
+            ],
+            "",
+            &[("a", 256, 1 << 20), ("b", 16, 1 << 20)],
+        ),
+        (
+            &["j.fio"],
+            "[globalopts]\nsize=512k\nbs=128k\n[c]\nfilename=zz\n",
+            &[("c", 4, 512 << 10)],
+        ),
+    ];
+    for tool in ["iomark", "fio"] {
+        if tool == "fio" && !need_fio("a_job_named_global_sets_the_default_job") {
+            continue;
+        }
+        for (args, file, want) in cases {
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            std::fs::write(w.join("j.fio"), file).unwrap();
+            let o = cmd.args(*args).arg("--output-format=json").run();
+            let doc = o.ok().json_doc();
+            let jobs = doc["jobs"].as_array().unwrap();
+            let got: Vec<(String, u64, u64)> = jobs
+                .iter()
+                .map(|j| {
+                    let r = &j["read"];
+                    let name = j["jobname"].as_str().unwrap_or("").to_string();
+                    (
+                        name,
+                        r["total_ios"].as_u64().unwrap(),
+                        r["io_bytes"].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            let want: Vec<(String, u64, u64)> = want
+                .iter()
+                .map(|(n, i, b)| (n.to_string(), *i, *b))
+                .collect();
+            assert_eq!(got, want, "{tool} {args:?}: {}", o.dump());
+            let names: Vec<String> = std::fs::read_dir(&w)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(
+                !names.iter().any(|n| n.starts_with("global")),
+                "{tool} {args:?}: {names:?}"
+            );
+        }
+    }
+}

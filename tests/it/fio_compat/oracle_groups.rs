@@ -177,7 +177,9 @@ fn fill_device_with_a_size_runs_over_that_size() {
 }
 
 /// Values fio 3.33 takes: `sync=dsync` (O_DSYNC), mmap's `thp` as an integer, and
-/// `atomic=1` on the null engine (which writes nothing); and two it refuses:
+/// `atomic=1` on the null engine (which writes nothing) and on a file that takes no
+/// atomic writes (fio 3.33's `O_ATOMIC` open flag is ignored: plain direct writes); and
+/// two it refuses:
 /// `file_append` with mmap, `zonemode=strided` without `zonesize`.
 #[test]
 fn values_fio_takes_and_combinations_it_refuses() {
@@ -187,6 +189,8 @@ fn values_fio_takes_and_combinations_it_refuses() {
         (&["--rw=write", "--sync=dsync"][..], 0),
         (&["--rw=randread", "--ioengine=mmap", "--thp=2"][..], 0),
         (&["--rw=write", "--ioengine=null", "--atomic=1"][..], 0),
+        // (psync on a file system without atomic writes: fio 3.33 writes O_DIRECT)
+        (&["--rw=write", "--atomic=1"][..], 0),
         (
             &["--rw=randread", "--ioengine=mmap", "--file_append=1"][..],
             1,

@@ -590,3 +590,38 @@ fn notes_take_on_and_off() {
     o.expect_code(2);
     o.one_line_error(&["--notes", "on, off"]);
 }
+
+/// iomark's notes and the history line come after the report, in one stream as a
+/// terminal shows stdout and stderr together: the job's `Run status group` line, then
+/// `iomark notes`, then `result kept in the history`.
+#[test]
+fn notes_follow_the_report() {
+    let d = scratch();
+    let out = d.path().join("both.txt");
+    let f = std::fs::File::create(&out).unwrap();
+    let status = std::process::Command::new(BIN)
+        .args([
+            "run",
+            "--name=n",
+            "--filename=n.dat",
+            "--size=1m",
+            "--rw=read",
+        ])
+        .current_dir(d.path())
+        .env_remove("IOMARK_HISTORY")
+        .env("IOMARK_RESULTS", d.path().join("history"))
+        .stdout(f.try_clone().unwrap())
+        .stderr(f)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no {s:?} in\n{text}"))
+    };
+    let report = at("Run status group 0");
+    let notes = at("iomark notes (not part of the fio report):");
+    assert!(report < notes, "{text}");
+    assert!(notes < at("result kept in the history"), "{text}");
+}
