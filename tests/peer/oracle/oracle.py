@@ -191,8 +191,22 @@ def bounded(args, cwd):
             os.killpg(p.pid, 9)
         except ProcessLookupError:
             pass
+        kill_left(os.path.realpath(cwd))
         p.communicate()
         return "timeout", "", ""
+
+
+def kill_left(cwd):
+    """SIGKILL every process still running in `cwd`, the run's own fresh directory: fio
+    3.33's job processes run in sessions of their own (setsid), so the killpg above
+    misses them, and one that never ends (posixaio with `io_submit_mode=offload`) keeps
+    fio's stdout open and the oracle waiting."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == cwd:
+                os.kill(int(pid), 9)
+        except OSError:
+            pass
 
 
 class Opt:
