@@ -210,6 +210,27 @@ impl Frand {
         b.min(n.saturating_sub(1))
     }
 
+    /// [`Frand::below`] over a [`Span`], whose double was converted once: the same
+    /// block for the same value. Per random offset the draw is the generator's step,
+    /// one conversion of its value, two multiplications and one truncation to an
+    /// integer (the product lies in `0..=n`, so no saturation is needed); a span too
+    /// large for that ([`Span::new`]) draws through [`Frand::below`].
+    #[inline(always)]
+    pub(crate) fn below_span(&mut self, span: Span) -> u64 {
+        if !span.exact {
+            return self.below(span.n);
+        }
+        let frac = match self {
+            Frand::T32(s) => f64::from(next32(s)) * (1.0 / 4_294_967_296.0),
+            Frand::T64(s) => next64(s) as f64 * (1.0 / 18_446_744_073_709_551_616.0),
+        };
+        let x = span.nf * frac;
+        // SAFETY: `frac` is in 0.0..=1.0 and `nf` a finite double below 2^62
+        // (`Span::new`), so `x` is finite and within i64's range.
+        let b = unsafe { x.to_int_unchecked::<i64>() } as u64;
+        b.min(span.last)
+    }
+
     /// A size in `low..high` as fio's `get_rand_file_size` draws it: `low` plus the range
     /// times `next / (max + 1)` (in doubles, truncated), rounded down to a multiple of
     /// `min_bs` (fio's smallest block size of any direction).
@@ -218,6 +239,29 @@ impl Frand {
         let frac = r * self.unit_scale();
         let v = (high.saturating_sub(low) as f64 * frac) as u64 + low;
         v - v % min_bs.max(1)
+    }
+}
+
+/// A number of blocks `n` to draw below ([`Frand::below_span`]), with what every draw
+/// over it uses computed once: `n` as a double and the last block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    n: u64,
+    nf: f64,
+    last: u64,
+    /// `n` below 2^62: a draw truncates its product without saturation
+    exact: bool,
+}
+
+impl Span {
+    /// The span of `n` blocks.
+    pub(crate) fn new(n: u64) -> Span {
+        Span {
+            n,
+            nf: n as f64,
+            last: n.saturating_sub(1),
+            exact: n < 1 << 62,
+        }
     }
 }
 
@@ -279,6 +323,32 @@ mod tests {
                     let r = h.next() as f64;
                     let fio = ((n as f64 * (r / (g.max() as f64 + 1.0))) as u64).min(n - 1);
                     assert_eq!(g.below(n), fio, "n={n}");
+                }
+            }
+        }
+    }
+
+    /// `below_span` draws what `below` draws, value for value, for both generators,
+    /// spans small and large (the largest through `below` itself).
+    #[test]
+    fn below_span_is_below() {
+        for (seed, use64) in [(0x1234_5678, false), (0x9abc_def0, true)] {
+            for n in [
+                0u64,
+                1,
+                2,
+                3,
+                1000,
+                262_144,
+                1 << 40,
+                (1 << 62) - 1,
+                1 << 62,
+                u64::MAX,
+            ] {
+                let (mut a, mut b) = (Frand::new(seed, use64), Frand::new(seed, use64));
+                let s = Span::new(n);
+                for _ in 0..2000 {
+                    assert_eq!(a.below_span(s), b.below(n), "n={n}");
                 }
             }
         }

@@ -80,6 +80,8 @@ enum Kind {
 #[derive(Clone, Debug)]
 pub struct SlotGen {
     n: u64,
+    /// `n` as a uniform draw below it takes it
+    span: frand::Span,
     kind: Kind,
     /// the direction's offset unit (fio's `ba`), bytes: `zoned_abs` sizes are in it
     align: u64,
@@ -119,6 +121,7 @@ impl SlotGen {
         };
         SlotGen {
             n,
+            span: frand::Span::new(n),
             kind,
             align: align.max(1),
         }
@@ -137,6 +140,12 @@ impl SlotGen {
     /// The number of slots drawn among (fio's `last_block`).
     pub fn slots(&self) -> u64 {
         self.n
+    }
+
+    /// The slots as a uniform draw below them takes them.
+    #[inline(always)]
+    pub(crate) fn span(&self) -> frand::Span {
+        self.span
     }
 
     /// Whether this is the uniform distribution (the random map applies to it).
@@ -160,7 +169,7 @@ impl SlotGen {
     pub(crate) fn next(&mut self, d: &mut frand::Draws) -> Option<u64> {
         let n = self.n;
         match &mut self.kind {
-            Kind::Uniform | Kind::Skewed => Some(d.off.below(n)),
+            Kind::Uniform | Kind::Skewed => Some(d.off.below_span(self.span)),
             Kind::Zones { abs, z } => {
                 let v = d.zone.between(1, 100) as u32;
                 let Some(&(_, lo, hi)) = z.iter().find(|x| x.0 >= v) else {
@@ -339,6 +348,8 @@ pub struct RandomMap {
     wrapped: bool,
     words: Vec<u64>,
     full: Vec<u64>,
+    /// the slots as a random offset is drawn below them
+    span: frand::Span,
 }
 
 impl RandomMap {
@@ -351,6 +362,7 @@ impl RandomMap {
             wrapped: false,
             words: vec![0; w],
             full: vec![0; w.div_ceil(64)],
+            span: frand::Span::new(n),
         }
     }
 
@@ -366,6 +378,12 @@ impl RandomMap {
     /// Number of slots.
     pub fn len(&self) -> u64 {
         self.n
+    }
+
+    /// The slots as a draw below them takes them ([`frand::Frand::below_span`]).
+    #[inline(always)]
+    pub(crate) fn span(&self) -> frand::Span {
+        self.span
     }
 
     /// Slots taken in this pass.

@@ -710,7 +710,7 @@ impl<'a> Worker<'a> {
             }
         }
         let slot = match &mut self.maps[0] {
-            Some(m) => m.take(self.draws.off.below(m.len())),
+            Some(m) => m.take(self.draws.off.below_span(m.span())),
             // uniform (take_shortcuts): always a slot
             None => self.dist_slot(0, d).unwrap_or(0),
         };
@@ -867,7 +867,7 @@ impl<'a> Worker<'a> {
             if self.plan.regions[file].1 < self.units[d] {
                 return None;
             }
-            return Some(self.draws.off.below(g.slots()));
+            return Some(self.draws.off.below_span(g.span()));
         }
         match &mut self.skews[file] {
             Some(k) if g.skewed() => Some(k.next()),
