@@ -111,7 +111,9 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[Strin
     row("command", x.command.clone());
     row("machine", x.machine_line());
     row("device", super::history::device_line(r));
-    row("settings", super::history::settings_line(r));
+    for (k, v) in super::history::settings_rows(r) {
+        row(&esc(&k), v);
+    }
     s += "</table>\n";
     if let Some(d) = r.targets.last() {
         s += "<h3>Diagnosis of the target</h3>\n<ul>\n";

@@ -255,10 +255,13 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[Strin
         ("command", x.command.clone()),
         ("machine", x.machine_line()),
         ("device", super::history::device_line(r)),
-        ("settings", super::history::settings_line(r)),
     ];
+    let facts = facts
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .chain(super::history::settings_rows(r));
     for (k, v) in facts {
-        s += &item(&format!("**{k}**: {}", esc(&v)));
+        s += &item(&format!("**{}**: {}", esc(&k), esc(&v)));
     }
     if let Some(d) = r.targets.last() {
         s += "\n### Diagnosis of the target\n\n";
