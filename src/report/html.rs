@@ -75,13 +75,14 @@ fn comparison(c: &Comparison) -> String {
     for (i, col) in c.columns.iter().enumerate() {
         let x = &col.context;
         s += &format!(
-            "<li><b>{}</b> = {} ({}): {}; {}; <code>{}</code></li>\n",
+            "<li><b>{}</b> = {} ({}): {}; {}; <code>{}</code>{}</li>\n",
             letter(i),
             name(&col.label),
             name(&col.file),
             name(&x.machine_line()),
             name(&x.date),
-            name(&x.command)
+            name(&x.command),
+            esc(&super::compare_render::partial_words(col))
         );
     }
     s += "</ul>\n<table>\n";

@@ -200,13 +200,14 @@ fn comparison(c: &Comparison) -> String {
     for (i, col) in c.columns.iter().enumerate() {
         let x = &col.context;
         s += &item(&format!(
-            "**{}** = {} ({}): {}; {}; command: {}",
+            "**{}** = {} ({}): {}; {}; command: {}{}",
             letter(i),
             esc(&col.label),
             esc(&col.file),
             esc(&x.machine_line()),
             esc(&x.date),
-            esc(&x.command)
+            esc(&x.command),
+            esc(&super::compare_render::partial_words(col))
         ));
     }
     let mut notes = vec![];
