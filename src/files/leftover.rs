@@ -244,7 +244,7 @@ mod tests {
         let (g1, g2, g3, g4) = (gone_pid(), gone_pid(), gone_pid(), gone_pid());
         let dead = t.path().join(format!("iomark-mark.{g1}"));
         std::fs::create_dir(&dead).unwrap();
-        std::fs::write(dead.join("test_file.0"), vec![7u8; 4096]).unwrap();
+        std::fs::write(dead.join("test_file.0"), [7u8; 4096]).unwrap();
         let live = t.path().join(format!("iomark-mark.{}", std::process::id()));
         std::fs::create_dir(&live).unwrap();
         std::fs::write(live.join("test_file.0"), b"x").unwrap();

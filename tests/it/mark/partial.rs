@@ -99,7 +99,7 @@ fn the_next_mark_removes_a_killed_marks_leftover_and_nothing_else() {
     let foreign = std::path::Path::new("m").join(format!("iomark-mark.{}", gone.id()));
     std::fs::create_dir(d.path().join(&foreign)).unwrap();
     std::fs::write(d.path().join(&foreign).join("notes.txt"), b"mine").unwrap();
-    let out = Iomark::new().dir(d.path()).args(&args).run();
+    let out = Iomark::new().dir(d.path()).args(args).run();
     assert_eq!(out.code, 0, "{}", out.stderr);
     let removed = format!(
         "iomark mark: removed {}, left by iomark mark process {pid}, which is gone (killed before its cleanup); it held only its own test_file.0 (8.0 MiB)\n",
