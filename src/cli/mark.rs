@@ -189,8 +189,13 @@ fn sustained(a: &Args) -> crate::util::error::Exit {
             ),
         ));
     }
+    crate::run::mark::sweep_leftovers(&a.path);
     let size = sustained_size(&a.path, a.size.as_ref())?;
-    let dir = a.path.join(format!("iomark-mark.{}", std::process::id()));
+    let dir = a.path.join(format!(
+        "{}.{}",
+        crate::files::leftover::MARK_DIR,
+        std::process::id()
+    ));
     let mut guard = crate::files::scratch::Scratch::new();
     guard.create_dir(&dir).map_err(|e| {
         Error::new(
@@ -198,7 +203,7 @@ fn sustained(a: &Args) -> crate::util::error::Exit {
             format!("iomark mark: cannot create the test directory: {e}"),
         )
     })?;
-    let file = dir.join("sustained.0");
+    let file = dir.join(crate::files::leftover::MARK_FILES[1]);
     guard.register_files_in(&dir, [file.clone()]);
     let mut args = sustained_args(&file, size, a.time.unwrap_or(SUSTAINED_TIME_S));
     args.extend(a.json.iter().map(|p| format!("--json={}", p.display())));

@@ -4,7 +4,8 @@
 //! `dataset` the files of fio jobs (layout, open); `scratch` the files and directories
 //! of `copy`, `tree` and `mark`; `output` every file written for the user to read
 //! (`--json`, `--output`, `--plot`, logs: old content or the complete new one);
-//! `fixture` writes the
+//! `leftover` finds the scratch directories of an earlier iomark killed before its
+//! cleanup and removes those that hold only iomark's own files; `fixture` writes the
 //! tree of a recorded machine (`diagnose --fixture`, tests); `preflight` checks
 //! what the environment allows before anything is written; `guard` decides whether a
 //! block device may be written. The rules they keep are in docs/safety.md.
@@ -14,6 +15,7 @@ pub mod fileset;
 pub mod fixture;
 pub mod guard;
 pub mod history;
+pub mod leftover;
 pub mod output;
 pub mod preflight;
 pub mod scratch;

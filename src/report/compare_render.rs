@@ -109,6 +109,16 @@ pub(crate) fn row_cells(c: &Comparison, r: &Row) -> Vec<String> {
     v
 }
 
+/// What a column says of a partial run (an interrupted, failed or force-stopped run,
+/// iomark's own or an imported fio report cut by a signal), after its legend in every
+/// format (the table's, the HTML and markdown reports'): ` — PARTIAL: the run
+/// interrupted; its figures cover only the part that ran`; empty for a whole run.
+pub fn partial_words(col: &super::compare::Column) -> String {
+    col.partial.as_ref().map_or(String::new(), |why| {
+        format!(" — PARTIAL: the run {why}; its figures cover only the part that ran")
+    })
+}
+
 fn legend(c: &Comparison) -> String {
     c.columns
         .iter()
@@ -118,9 +128,7 @@ fn legend(c: &Comparison) -> String {
                 Some((tool, _)) => format!("{tool} report"),
                 None => format!("iomark {}", col.command),
             };
-            let partial = col.partial.as_ref().map_or(String::new(), |why| {
-                format!(" — PARTIAL: the run {why}; its figures cover only the part that ran")
-            });
+            let partial = partial_words(col);
             let runs = match (col.runs, col.runs_per_test) {
                 (0 | 1, _) => String::new(),
                 (n, 0 | 1) => format!("{n} runs, one per test: "),

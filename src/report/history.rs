@@ -275,7 +275,9 @@ pub fn against_earlier(r: &RunResult, earlier: &[&RunResult]) -> Vec<String> {
 }
 
 /// The job settings of a result in one line: kind, engine, iodepth, threads, block and
-/// file-set sizes, O_DIRECT or buffered (the HTML and markdown reports).
+/// file-set sizes, O_DIRECT or buffered (the HTML and markdown reports). A result whose
+/// summary holds no one depth (`mark`'s: iodepth 0, each test its own) says its kind,
+/// file set and O_DIRECT here and each test's settings in [`settings_rows`].
 pub fn settings_line(r: &RunResult) -> String {
     let j = &r.job;
     // a result that does not record its file set (fio's jobs: 0) says nothing of it,
@@ -284,15 +286,54 @@ pub fn settings_line(r: &RunResult) -> String {
         0 => String::new(),
         n => format!("file set {n} B, "),
     };
+    let mode = if j.direct { "O_DIRECT" } else { "buffered" };
+    if per_test(r) {
+        let tests = crate::util::text::plural(r.jobs.len() as u64, "test", "tests");
+        return format!("{}: {set}{mode}, {tests}, each with its settings", j.kind);
+    }
     format!(
-        "{}: engine {}, iodepth {}, threads {}, block {} B, {set}{}",
-        j.kind,
-        j.engine,
-        j.iodepth,
-        j.threads,
-        j.block_size_bytes,
-        if j.direct { "O_DIRECT" } else { "buffered" }
+        "{}: engine {}, iodepth {}, threads {}, block {} B, {set}{mode}",
+        j.kind, j.engine, j.iodepth, j.threads, j.block_size_bytes
     )
+}
+
+/// Whether `r`'s settings are its tests' (each job its own engine, depth, threads and
+/// block): a summary without one depth (`mark`'s, iodepth 0) over recorded jobs.
+fn per_test(r: &RunResult) -> bool {
+    r.job.iodepth == 0 && !r.jobs.is_empty()
+}
+
+/// The settings rows of a result for the HTML and markdown reports: `settings` (the
+/// [`settings_line`]), then for a result of several tests each with its own settings
+/// (`mark`) one row per test, `settings of TEST`: its engine, iodepth, threads and
+/// block, as the test's job recorded them.
+pub fn settings_rows(r: &RunResult) -> Vec<(String, String)> {
+    let mut rows = vec![("settings".to_string(), settings_line(r))];
+    if !per_test(r) {
+        return rows;
+    }
+    for t in &r.jobs {
+        let e = &t.job;
+        let bs = |b: &crate::result::job::BlockSizeSpec| match (b.min_bytes, b.max_bytes) {
+            (lo, hi) if lo == hi => format!("{lo} B"),
+            (lo, hi) => format!("{lo}-{hi} B"),
+        };
+        let block = if e.bs_read == e.bs_write || !e.rw.contains("write") {
+            bs(&e.bs_read)
+        } else if !e.rw.contains("read") && !e.rw.contains("rw") {
+            bs(&e.bs_write)
+        } else {
+            format!("read {}, write {}", bs(&e.bs_read), bs(&e.bs_write))
+        };
+        rows.push((
+            format!("settings of {}", e.name),
+            format!(
+                "{}: engine {}, iodepth {}, threads {}, block {block}",
+                e.rw, t.engine, e.iodepth, t.threads
+            ),
+        ));
+    }
+    rows
 }
 
 /// The device of a result in words: label, transport, capacity, firmware.

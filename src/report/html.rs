@@ -75,13 +75,14 @@ fn comparison(c: &Comparison) -> String {
     for (i, col) in c.columns.iter().enumerate() {
         let x = &col.context;
         s += &format!(
-            "<li><b>{}</b> = {} ({}): {}; {}; <code>{}</code></li>\n",
+            "<li><b>{}</b> = {} ({}): {}; {}; <code>{}</code>{}</li>\n",
             letter(i),
             name(&col.label),
             name(&col.file),
             name(&x.machine_line()),
             name(&x.date),
-            name(&x.command)
+            name(&x.command),
+            esc(&super::compare_render::partial_words(col))
         );
     }
     s += "</ul>\n<table>\n";
@@ -111,7 +112,9 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[Strin
     row("command", x.command.clone());
     row("machine", x.machine_line());
     row("device", super::history::device_line(r));
-    row("settings", super::history::settings_line(r));
+    for (k, v) in super::history::settings_rows(r) {
+        row(&esc(&k), v);
+    }
     s += "</table>\n";
     if let Some(d) = r.targets.last() {
         s += "<h3>Diagnosis of the target</h3>\n<ul>\n";

@@ -200,13 +200,14 @@ fn comparison(c: &Comparison) -> String {
     for (i, col) in c.columns.iter().enumerate() {
         let x = &col.context;
         s += &item(&format!(
-            "**{}** = {} ({}): {}; {}; command: {}",
+            "**{}** = {} ({}): {}; {}; command: {}{}",
             letter(i),
             esc(&col.label),
             esc(&col.file),
             esc(&x.machine_line()),
             esc(&x.date),
-            esc(&x.command)
+            esc(&x.command),
+            esc(&super::compare_render::partial_words(col))
         ));
     }
     let mut notes = vec![];
@@ -255,10 +256,13 @@ fn run_section(i: usize, r: &RunResult, name: &str, file: &str, history: &[Strin
         ("command", x.command.clone()),
         ("machine", x.machine_line()),
         ("device", super::history::device_line(r)),
-        ("settings", super::history::settings_line(r)),
     ];
+    let facts = facts
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .chain(super::history::settings_rows(r));
     for (k, v) in facts {
-        s += &item(&format!("**{k}**: {}", esc(&v)));
+        s += &item(&format!("**{}**: {}", esc(&k), esc(&v)));
     }
     if let Some(d) = r.targets.last() {
         s += "\n### Diagnosis of the target\n\n";

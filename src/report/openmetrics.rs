@@ -80,15 +80,15 @@ fn unique(names: impl IntoIterator<Item = String>) -> Vec<String> {
 /// One gauge family: its name, help, and samples (labels, value).
 struct Family {
     name: &'static str,
-    help: &'static str,
+    help: String,
     samples: Vec<(String, f64)>,
 }
 
 impl Family {
-    fn new(name: &'static str, help: &'static str) -> Family {
+    fn new(name: &'static str, help: impl Into<String>) -> Family {
         Family {
             name,
-            help,
+            help: help.into(),
             samples: vec![],
         }
     }
@@ -204,7 +204,8 @@ fn command_label(r: &RunResult) -> String {
 
 impl Reporter<[RunResult]> for OpenMetrics {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
-        let [mut bw, mut iops, mut mean, mut pct, mut warn, mut ended] = families();
+        let what = latency_words(rs);
+        let [mut bw, mut iops, mut mean, mut pct, mut warn, mut ended] = families(&what);
         let mut summary = String::new();
         let mut per_test = String::new();
         let runs = unique(
@@ -260,12 +261,12 @@ impl Reporter<[RunResult]> for OpenMetrics {
         }
         let mut out: String = [&bw, &iops, &mean, &pct].iter().map(|f| f.text()).collect();
         if !summary.is_empty() {
-            out += "# HELP iomark_latency_seconds Latency of the run's reads, writes and fsyncs (label op) at quantiles, seconds: per read or write, submission to completion.\n";
+            out += &format!("# HELP iomark_latency_seconds Latency of the run's reads, writes and fsyncs (label op) at quantiles, seconds: per read or write, {what}.\n");
             out += "# TYPE iomark_latency_seconds summary\n";
             out += &summary;
         }
         if !per_test.is_empty() {
-            out += &format!("# HELP {TEST_SUMMARY} Latency of each test of the run (label test) at quantiles, seconds: per operation of the test (a mark test's request, a tree pass's call, a run job's request), submission to completion.\n");
+            out += &format!("# HELP {TEST_SUMMARY} Latency of each test of the run (label test) at quantiles, seconds: per operation of the test (a mark test's request, a tree pass's call, a run job's request, an imported fio job's I/O), {what}.\n");
             out += &format!("# TYPE {TEST_SUMMARY} summary\n");
             out += &per_test;
         }
@@ -276,9 +277,28 @@ impl Reporter<[RunResult]> for OpenMetrics {
     }
 }
 
+/// What the latency of a read or write is in the results `rs`, for the help of the
+/// latency families, true of each source present: iomark's own results time each
+/// request from submission to completion; an imported fio report's figures are fio's
+/// `clat` (completion latency), which leaves out the submission latency (`slat`) fio's
+/// `lat` adds. With both, each is named by its `command` label.
+fn latency_words(rs: &[RunResult]) -> String {
+    const OWN: &str = "submission to completion";
+    const FIO: &str = "fio's clat (completion latency as fio reports it, without the submission latency slat that fio's lat adds)";
+    let imported = rs.iter().filter(|r| r.tool != "iomark").count();
+    match (imported, rs.len() - imported) {
+        (0, _) => OWN.into(),
+        (_, 0) => FIO.into(),
+        _ => format!(
+            "{OWN} for iomark's results; {FIO} for imported fio reports (command fio-import)"
+        ),
+    }
+}
+
 /// The metric families of the text, empty: bandwidth, IOPS, mean latency, latency
-/// percentiles, warnings and the run's end.
-fn families() -> [Family; 6] {
+/// percentiles, warnings and the run's end; `what` says what a latency is
+/// ([`latency_words`]).
+fn families(what: &str) -> [Family; 6] {
     let bw = Family::new(
         "iomark_bandwidth_bytes_per_second",
         "Throughput of a test, bytes per second (1 MB/s = 1000000).",
@@ -286,11 +306,13 @@ fn families() -> [Family; 6] {
     let iops = Family::new("iomark_iops", "I/O operations per second of a test.");
     let mean = Family::new(
         "iomark_latency_mean_seconds",
-        "Mean latency per read or write, submission to completion, seconds.",
+        format!("Mean latency per read or write, {what}, seconds."),
     );
     let pct = Family::new(
         "iomark_latency_percentile_seconds",
-        "Latency at a percentile (label percentile, 0-100), seconds.",
+        format!(
+            "Latency at a percentile (label percentile, 0-100) per read or write, {what}, seconds."
+        ),
     );
     let warn = Family::new(
         "iomark_warning",
@@ -408,6 +430,55 @@ mod tests {
             .render(&[crate::report::copy_result_warned("m")])
             .unwrap();
         assert!(!String::from_utf8(text).unwrap().contains("summary"));
+    }
+
+    /// The help of every latency family says what the latency of each source in the
+    /// text is: iomark's own, submission to completion; an imported fio report's, fio's
+    /// clat; with both, each named by its `command` label.
+    #[test]
+    fn latency_help_is_true_for_each_source() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/seqread-psync.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let fio = crate::result::import::import(&text, "f").unwrap().unwrap();
+        let mut own = crate::report::copy_result_warned("m");
+        own.read.lat = lat(10, 15_000, &[("50", 1_000), ("99", 4_000)]);
+        let helps = |rs: &[RunResult]| -> Vec<String> {
+            let om = OpenMetrics {
+                names: vec!["a".into(), "b".into()],
+            }
+            .render(rs)
+            .unwrap();
+            String::from_utf8(om)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with("# HELP iomark_") && l.contains("atency"))
+                .map(str::to_string)
+                .collect()
+        };
+        let only_fio = helps(std::slice::from_ref(&fio));
+        // the mean and p99 gauges and both summaries
+        assert_eq!(only_fio.len(), 4, "{only_fio:#?}");
+        for h in &only_fio {
+            assert!(h.contains("fio's clat (completion latency"), "{h}");
+            assert!(!h.contains("submission to completion"), "{h}");
+        }
+        let only_own = helps(std::slice::from_ref(&own));
+        assert!(!only_own.is_empty());
+        for h in only_own {
+            assert!(h.contains("submission to completion"), "{h}");
+            assert!(!h.contains("clat"), "{h}");
+        }
+        for h in helps(&[own, fio]) {
+            assert!(
+                h.contains("submission to completion for iomark's results; fio's clat"),
+                "{h}"
+            );
+            assert!(
+                h.contains("for imported fio reports (command fio-import)"),
+                "{h}"
+            );
+        }
     }
 
     /// An imported fio report: labelled `command="fio-import"`, and its reads' summary

@@ -94,8 +94,9 @@ pub struct FioOpts {
 /// What `text` holds, if it is fio output: `Some(Ok(result))`, `Some(Err(one line))` for
 /// fio output that cannot be read, `None` when it is not fio output at all.
 pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
+    let cut = cut_by_signal(text);
     if let Some(v) = fio_json(text) {
-        import_json(&v, label)
+        import_json(&v, label, cut)
     } else if text.trim_start().starts_with('{') {
         // a JSON document that is not fio's (an iomark RunResult): not imported
         None
@@ -107,7 +108,7 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
         let ms = text.lines().find_map(text_date_ms);
         Some(
             from_text(text)
-                .and_then(|d| inputs(&d, version, "text report", label))
+                .and_then(|d| inputs(&d, (version, "text report"), label, cut))
                 .map(|i| dated(build(i), ms)),
         )
     } else {
@@ -115,18 +116,47 @@ pub fn import(text: &str, label: &str) -> Option<Result<RunResult, String>> {
     }
 }
 
-/// A result from fio's JSON document `v`.
-fn import_json(v: &Value, label: &str) -> Option<Result<RunResult, String>> {
+/// A result from fio's JSON document `v` (`cut`: the signal that stopped fio, if one
+/// did). A value of another type than fio writes there is a malformed report: one line
+/// naming its JSON path and what was expected ([`shape::malformed`]).
+fn import_json(v: &Value, label: &str, cut: Option<i32>) -> Option<Result<RunResult, String>> {
     let version = v.get("fio version")?.as_str()?.to_string();
+    if let Some(e) = shape::malformed(v) {
+        return Some(Err(format!("malformed fio JSON: {e}")));
+    }
     let ms = v
         .get("timestamp_ms")
         .and_then(Value::as_u64)
         .or_else(|| v.get("timestamp").and_then(Value::as_u64).map(|s| s * 1000));
     Some(
         from_json(v)
-            .and_then(|d| inputs(&d, &version, "JSON", label))
+            .and_then(|d| inputs(&d, (&version, "JSON"), label, cut))
             .map(|i| dated(build(i), ms)),
     )
+}
+
+/// The signal that stopped fio before its jobs ended, from the line fio 3.33 writes
+/// into its output when one does (`fio: terminating on signal 2`, before the JSON
+/// document or among the text report's lines): its number, `None` without that line.
+fn cut_by_signal(text: &str) -> Option<i32> {
+    text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("fio: terminating on signal ")?
+            .trim()
+            .parse()
+            .ok()
+    })
+}
+
+/// The name of signal `sig` as fio's line gives it (`SIGINT`), else `signal N`.
+fn signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        libc::SIGQUIT => "SIGQUIT".into(),
+        n => format!("signal {n}"),
+    }
 }
 
 /// fio's JSON document in `text`: the whole text, or — as fio prints lines before its
@@ -922,7 +952,12 @@ fn with_latency<'a>(mut o: OpStats, dirs: impl Iterator<Item = &'a FioDir>) -> O
 /// The builder's inputs of an imported fio report (result/build/mod.rs puts the
 /// RunResult together, as for every command): the directions as phases, their sums
 /// as the top-level totals, the first job's options as the summary.
-fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inputs, String> {
+fn inputs(
+    dirs: &[FioDir],
+    (version, form): (&str, &str),
+    label: &str,
+    cut: Option<i32>,
+) -> Result<Inputs, String> {
     let source = format!("{version} {form}");
     let (mut rd, mut wr) = ((0u64, 0u64, 0.0f64), (0u64, 0u64, 0.0f64));
     for d in dirs {
@@ -933,10 +968,12 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
     }
     let first = &dirs.first().ok_or("fio output without any job")?.opts;
     let period = rd.2.max(wr.2);
+    // a run fio stopped on a signal is partial, as iomark's own interrupted runs are
+    let status = cut.map_or(Status::Ok, |_| Status::Interrupted);
     let mut i = Inputs::new(
         "run",
         &[format!("imported from {label} ({source})")],
-        Status::Ok,
+        status,
     );
     i.producer = Some(("fio".into(), version.into()));
     i.elapsed_s = period;
@@ -964,9 +1001,12 @@ fn inputs(dirs: &[FioDir], version: &str, form: &str, label: &str) -> Result<Inp
     );
     i.recorded.time = time;
     i.phases = dirs.iter().map(|d| phase(d, &source)).collect();
+    let stopped = cut.map_or(String::new(), |sig| {
+        format!("; fio was interrupted by {} (\"fio: terminating on signal {sig}\"): its figures cover only the part that ran", signal_name(sig))
+    });
     i.warnings = vec![Warning {
         id: "imported.fio".into(),
-        message: format!("imported from fio output ({source}): latency is fio's clat (completion latency; fio's lat, which adds the submission, is kept as each phase's lat); no diagnosis of the target"),
+        message: format!("imported from fio output ({source}): latency is fio's clat (completion latency; fio's lat, which adds the submission, is kept as each phase's lat); no diagnosis of the target{stopped}"),
     }];
     Ok(i)
 }
@@ -1105,6 +1145,59 @@ mod tests {
         assert!(c.percentiles_ns.is_empty(), "{:?}", c.percentiles_ns);
     }
 
+    /// A fio run cut by SIGINT (fio's `fio: terminating on signal 2` in its output,
+    /// JSON and text alike, fixtures of fio 3.33) is imported as interrupted, as iomark's
+    /// own interrupted runs are, its warning saying so; the same report without that line
+    /// is a whole run.
+    #[test]
+    fn a_fio_run_cut_by_a_signal_is_interrupted() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio");
+        for f in [
+            "randread-psync-cut-sigint.json",
+            "randread-psync-cut-sigint.txt",
+        ] {
+            let text = std::fs::read_to_string(dir.join(f)).unwrap();
+            assert_eq!(cut_by_signal(&text), Some(2), "{f}");
+            let r = import(&text, f).unwrap().unwrap();
+            assert_eq!(r.status, Status::Interrupted, "{f}");
+            let w = &r
+                .warnings
+                .iter()
+                .find(|w| w.id == "imported.fio")
+                .unwrap()
+                .message;
+            assert!(
+                w.ends_with("fio was interrupted by SIGINT (\"fio: terminating on signal 2\"): its figures cover only the part that ran"),
+                "{f}: {w}"
+            );
+            let whole = text.replace("fio: terminating on signal 2", "");
+            let r = import(&whole, f).unwrap().unwrap();
+            assert_eq!(r.status, Status::Ok, "{f}");
+        }
+        let r = import(
+            &std::fs::read_to_string(dir.join("seqread-psync.json")).unwrap(),
+            "s",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.status, Status::Ok);
+    }
+
+    /// A value of another type than fio writes (`"iops": "abc"`) is a malformed report,
+    /// named by its JSON path, not a report without completed I/O.
+    #[test]
+    fn a_string_where_fio_writes_a_number_is_malformed() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio");
+        let text = std::fs::read_to_string(dir.join("seqread-psync.json")).unwrap();
+        let at = text.find("\"iops\" : ").unwrap();
+        let end = at + text[at..].find(',').unwrap();
+        let bad = format!("{}\"iops\" : \"abc\"{}", &text[..at], &text[end..]);
+        assert_eq!(
+            import(&bad, "b.json").unwrap().unwrap_err(),
+            "malformed fio JSON: jobs[0].read.iops is the string \"abc\", expected a number"
+        );
+    }
+
     #[test]
     fn not_fio_is_none() {
         assert!(import("{\"a\": 1}", "x").is_none());
@@ -1113,6 +1206,7 @@ mod tests {
 }
 
 mod jobs;
+mod shape;
 
 #[cfg(test)]
 mod fixtures;

@@ -279,3 +279,67 @@ fn kept_ids(env: &impl Fn(Iomark) -> Iomark, n: usize) -> Vec<String> {
         .map(|v| format!("history:{}", v["name"].as_str().unwrap()))
         .collect()
 }
+
+/// A `mark` result's report shows each test's own settings (its engine, depth, threads
+/// and block, as the preset names them: `SEQ1M Q8T1` is 1 MiB blocks at depth 8 through
+/// io_uring, `RND4K Q32T1` 4 KiB at depth 32), never the summary's `iodepth 0, threads
+/// 0, block 0 B`, in the HTML page and in the markdown alike.
+#[test]
+fn mark_report_shows_each_tests_settings() {
+    let t = scratch();
+    let json = t.path().join("m.json");
+    let out = Iomark::new()
+        .dir(t.path())
+        .args(["mark", ".", "--preset=peak", "--size=8M", "--time=1"])
+        .args(["--loops=1", "--warmup=0", "--no-history"])
+        .arg(format!("--json={}", json.display()))
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let want = [
+        (
+            "SEQ1M Q8T1 read",
+            "read: engine io_uring, iodepth 8, threads 1, block 1048576 B",
+        ),
+        (
+            "RND4K Q32T1 read",
+            "randread: engine io_uring, iodepth 32, threads 1, block 4096 B",
+        ),
+        (
+            "SEQ1M Q8T1 write",
+            "write: engine io_uring, iodepth 8, threads 1, block 1048576 B",
+        ),
+        (
+            "RND4K Q32T1 write",
+            "randwrite: engine io_uring, iodepth 32, threads 1, block 4096 B",
+        ),
+    ];
+    let j = json.to_str().unwrap();
+    let html = Iomark::new()
+        .dir(t.path())
+        .args(["report", j, "--format=html"])
+        .run();
+    assert_eq!(html.code, 0, "{}", html.stderr);
+    let md = Iomark::new()
+        .dir(t.path())
+        .args(["report", j, "--format=markdown"])
+        .run();
+    assert_eq!(md.code, 0, "{}", md.stderr);
+    // the markdown's items wrapped at 100 columns, read back as one line each
+    let md = md_plain(&md.stdout).replace("\n  ", " ");
+    for (test, line) in want {
+        let row =
+            format!("<tr><th class=\"l\">settings of {test}</th><td class=\"l\">{line}</td></tr>");
+        assert!(html.stdout.contains(&row), "{row}\n{}", html.stdout);
+        let item = format!("- **settings of {test}**: {line}\n");
+        assert!(md.contains(&item), "{item}\n{md}");
+    }
+    for text in [&html.stdout, &md] {
+        assert!(
+            text.contains(
+                "mark:peak: file set 8388608 B, O_DIRECT, 4 tests, each with its settings"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("iodepth 0"), "{text}");
+    }
+}

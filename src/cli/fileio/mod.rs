@@ -215,8 +215,11 @@ pub struct Parsed {
     pub banner: bool,
     /// Printed after the banner.
     pub post: Vec<Msg>,
-    /// Verbosity in force for printing these messages.
-    pub verbosity: u8,
+    /// The verbosity the messages of a parse that made no job are printed at (the
+    /// `--verbosity` as far as it could be read, 3 without one; `--debug`: 5). A job's
+    /// messages and its run are printed at the job's own `FileioJob::verbosity`
+    /// ([`Parsed::verbosity`]), the one definition of a run's verbosity.
+    pub stop_verbosity: u8,
     /// What to do next.
     pub outcome: Outcome,
 }
@@ -314,7 +317,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let parsed = parse(&args);
-    let console = Arc::new(Console::new(parsed.verbosity));
+    let console = Arc::new(Console::new(parsed.verbosity()));
     // under MPI (src/ranks/) the session starts before the first line: rank 0 alone prints
     let session = match &parsed.outcome {
         Outcome::Job(_) => crate::ranks::begin("fileio", many),
@@ -383,18 +386,6 @@ pub fn parse(args: &[String]) -> Parsed {
     if a.positionals.first().map(String::as_str) == Some("fileio") {
         a.positionals.remove(0);
     }
-    let verbosity_guess = a
-        .value("verbosity")
-        .and_then(sysbench_int)
-        .map(options::verbosity_read)
-        .filter(|v| table::within("verbosity", i128::from(*v)).is_ok())
-        .map(|v| v as u8)
-        .unwrap_or(3);
-    let verbosity = if bool_opt(&a, "debug", false) {
-        5
-    } else {
-        verbosity_guess
-    };
     let mut job: Option<FileioJob> = None;
     let code = match parse_inner(&mut c, &a, args, &mut job) {
         Ok(()) => None,
@@ -414,9 +405,33 @@ pub fn parse(args: &[String]) -> Parsed {
         pre: c.pre,
         banner: c.banner,
         post: c.post,
-        verbosity,
+        stop_verbosity: stop_verbosity(&a),
         outcome,
     }
+}
+
+impl Parsed {
+    /// The verbosity everything of this call is printed at: a job's own
+    /// (`FileioJob::verbosity`, which its run reads), else the stopped parse's.
+    pub fn verbosity(&self) -> u8 {
+        match &self.outcome {
+            Outcome::Job(j) => j.verbosity,
+            Outcome::Exit(_) => self.stop_verbosity,
+        }
+    }
+}
+
+/// The verbosity of a parse that stopped before its job was made: `--verbosity` where
+/// it reads as a level in range, else 3; `--debug`: 5 (as the job's own would be).
+fn stop_verbosity(a: &Argv) -> u8 {
+    if bool_opt(a, "debug", false) {
+        return 5;
+    }
+    a.value("verbosity")
+        .and_then(sysbench_int)
+        .map(options::verbosity_read)
+        .filter(|v| table::within("verbosity", i128::from(*v)).is_ok())
+        .map_or(3, |v| v as u8)
 }
 
 fn parse_inner(

@@ -470,3 +470,23 @@ fn the_missing_command_hint_names_the_program() {
         r.post
     );
 }
+
+/// A job's messages and run are printed at the job's own `verbosity` (the one field the
+/// run reads); a parse that stopped before its job prints at the `--verbosity` it read.
+#[test]
+fn the_verbosity_in_force_is_the_jobs_own() {
+    for (args, want) in [
+        ("--verbosity=4 --file-test-mode=rndrd run", 4),
+        ("--verbosity=0 --file-test-mode=rndrd run", 0),
+        ("--debug=on --verbosity=1 --file-test-mode=rndrd run", 5),
+        ("--file-test-mode=rndrd run", 3),
+    ] {
+        let r = p(args);
+        let Outcome::Job(j) = &r.outcome else {
+            panic!("{args}: no job")
+        };
+        assert_eq!((j.verbosity, r.verbosity()), (want, want), "{args}");
+    }
+    let r = p("--verbosity=1 --file-test-mode=bogus run");
+    assert_eq!((code(&r), r.verbosity()), (2, 1));
+}

@@ -24,6 +24,7 @@
 //! Safety: the test file lives in a new directory `PATH/iomark-mark.<pid>` that is
 //! removed afterwards, also after an error or Ctrl-C (a second Ctrl-C exits at once).
 
+use crate::files::leftover::{MARK_DIR, MARK_FILES};
 use crate::files::scratch::{Scratch, ScratchError};
 use crate::job::sysbench::Fileio;
 use crate::probe::diagnosis::{diagnose, Diagnosis, Inputs};
@@ -193,6 +194,8 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
         eprintln!("iomark mark: {m}");
         return Err(exit::ENVIRONMENT);
     }
+    // before the free space is counted: a leftover's test file takes some
+    sweep_leftovers(&job.path);
     if let Some(avail) = crate::files::preflight::free_space(&job.path) {
         if avail < job.size {
             eprintln!(
@@ -216,7 +219,7 @@ fn checks(job: &MarkJob) -> Result<(Vec<Test>, MarkJob), i32> {
 /// errors and Ctrl-C alike.
 fn start(job: &MarkJob, emit: &mut dyn Emit) -> Result<(PathBuf, Scratch), i32> {
     emit.declare(job)?;
-    let dir = job.path.join(format!("iomark-mark.{}", std::process::id()));
+    let dir = job.path.join(format!("{MARK_DIR}.{}", std::process::id()));
     let mut guard = Scratch::new();
     if let Err(e) = guard.create_dir(&dir) {
         let why = match &e {
@@ -228,6 +231,15 @@ fn start(job: &MarkJob, emit: &mut dyn Emit) -> Result<(PathBuf, Scratch), i32> 
     }
     guard.register_files_in(&dir, [crate::files::fileset::path(&dir, 0)]);
     Ok((dir, guard))
+}
+
+/// The test directories an earlier `mark` killed before its cleanup left in `path`
+/// (files/leftover.rs): each removed when it holds only mark's own files, else left as
+/// found; either way one line on stderr.
+pub fn sweep_leftovers(path: &Path) {
+    for l in crate::files::leftover::sweep(path, MARK_DIR, &MARK_FILES) {
+        eprintln!("{}", l.line("iomark mark"));
+    }
 }
 
 /// Prepare the test file once (random, incompressible content).

@@ -277,3 +277,44 @@ fn a_failed_run_still_runs_the_requested_cleanup() {
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert_eq!(entries(d.path()), ["test_file.0", "test_file.1"]);
 }
+
+/// `--verbosity=N` reaches the run's output (the job's own `verbosity`, the one the run
+/// reads): side by side with sysbench 1.0.20 (`fileio --file-num=2 --file-total-size=4M
+/// --file-test-mode=rndrd --time=1 --verbosity=N run`) levels 0–2 print nothing on
+/// stdout, 3 the header and report, 4 adds `Time limit exceeded, exiting...` and `Done.`,
+/// 5 adds the `DEBUG:` lines (`DEBUG: Opening file: test_file.0`).
+#[test]
+fn verbosity_reaches_the_runs_output_as_sysbench_prints_it() {
+    let d = scratch();
+    let set = ["--file-num=2", "--file-total-size=4M", "--notes=off"];
+    let prep = fileio(d.path(), &[&set[..], &["prepare"]].concat());
+    assert_eq!(prep.code, 0, "{}", prep.stderr);
+    // (level, report shown, the INFO lines shown, the DEBUG lines shown)
+    for (level, report, info, debug) in [
+        (2, false, false, false),
+        (3, true, false, false),
+        (4, true, true, false),
+        (5, true, true, true),
+    ] {
+        let v = format!("--verbosity={level}");
+        let args = [&set[..], &["--file-test-mode=rndrd", "--time=1", &v, "run"]].concat();
+        let out = fileio(d.path(), &args);
+        let s = &out.stdout;
+        assert_eq!(out.code, 0, "{v}: {}", out.stderr);
+        assert_eq!(s.contains("total number of events:"), report, "{v}:\n{s}");
+        assert_eq!(
+            s.contains("Time limit exceeded, exiting..."),
+            info,
+            "{v}:\n{s}"
+        );
+        assert_eq!(s.contains("\nDone.\n"), info, "{v}:\n{s}");
+        assert_eq!(
+            s.contains("DEBUG: Opening file: test_file.0"),
+            debug,
+            "{v}:\n{s}"
+        );
+        if level < 3 {
+            assert_eq!(s, "", "{v}: sysbench prints nothing on stdout");
+        }
+    }
+}

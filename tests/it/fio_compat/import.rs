@@ -392,3 +392,119 @@ fn compare_shows_fios_clat_p99_for_a_default_fio_report() {
         );
     }
 }
+
+/// A fio JSON run cut by SIGINT (fio 3.33 run here, `--runtime=10 --time_based`, SIGINT
+/// once it is reading): fio writes `fio: terminating on signal 2` into its output and
+/// reports the part that ran with `error` 0; `iomark compare` says the run is partial,
+/// as it says of iomark's own interrupted runs, in its table, its JSON and `iomark
+/// report`'s markdown and HTML lists of the columns, and the warning names the signal.
+#[test]
+fn a_fio_run_cut_by_sigint_is_partial_in_compare_and_report() {
+    assert!(
+        have_fio(),
+        "fio 3.33 (/usr/bin/fio) is required (bash tests/run.sh installs it)"
+    );
+    let d = scratch();
+    let data = d.path().join("f");
+    let out = d.path().join("cut.json");
+    let mut fio = std::process::Command::new("/usr/bin/fio")
+        .current_dir(d.path())
+        .args([
+            "--name=cut",
+            "--size=16M",
+            "--rw=randread",
+            "--bs=4k",
+            "--ioengine=psync",
+        ])
+        .args(["--runtime=10", "--time_based", "--output-format=json"])
+        .arg(format!("--filename={}", data.display()))
+        .arg(format!("--output={}", out.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // the trigger, not a verdict: SIGINT once the file is laid out and reads have begun
+    let laid = std::time::Instant::now();
+    while std::fs::metadata(&data).map_or(0, |m| m.len()) < 16 << 20 {
+        assert!(laid.elapsed().as_secs() < 30, "fio laid out no file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(kill(fio.id(), libc::SIGINT), 0);
+    fio.wait().unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("fio: terminating on signal 2"), "{text}");
+    let v: Value = serde_json::from_str(&text[text.find("\n{").unwrap()..]).unwrap();
+    assert_eq!(v["jobs"][0]["error"], 0, "fio says no error: {text}");
+    let partial = "— PARTIAL: the run interrupted; its figures cover only the part that ran";
+    let table = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "cut.json"])
+        .run();
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table
+            .stdout
+            .contains(&format!("fio-3.33 report) {partial}")),
+        "{}",
+        table.stdout
+    );
+    assert!(
+        table.stdout.contains("fio was interrupted by SIGINT (\"fio: terminating on signal 2\"): its figures cover only the part that ran"),
+        "{}",
+        table.stdout
+    );
+    let json = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "cut.json", "--format=json"])
+        .run();
+    let j: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(j["columns"][0]["partial"], "interrupted", "{}", json.stdout);
+    let md = Iomark::new()
+        .dir(d.path())
+        .args(["report", "cut.json", "--format=markdown"])
+        .run();
+    assert!(
+        md_plain(&md.stdout).replace("\n  ", " ").contains(partial),
+        "{}",
+        md.stdout
+    );
+    let html = Iomark::new()
+        .dir(d.path())
+        .args(["report", "cut.json", "--format=html"])
+        .run();
+    assert!(html.stdout.contains(partial), "{}", html.stdout);
+    // the same report without fio's line is a whole run
+    std::fs::write(&out, text.replace("fio: terminating on signal 2", "")).unwrap();
+    let whole = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "cut.json"])
+        .run();
+    assert!(!whole.stdout.contains("PARTIAL"), "{}", whole.stdout);
+}
+
+/// A fio JSON with a string where fio writes a number (`"iops": "abc"`) is malformed
+/// input: one line naming the file, the JSON path and what fio writes there, exit 2
+/// (docs/commands/compare.md, bad input) — not a report "without any completed I/O".
+#[test]
+fn a_misshapen_fio_json_is_malformed_not_empty() {
+    let d = scratch();
+    let text = std::fs::read_to_string(fixture("fio").join("seqread-psync.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["jobs"][0]["read"]["iops"] = "abc".into();
+    std::fs::write(
+        d.path().join("r.json"),
+        serde_json::to_string_pretty(&v).unwrap(),
+    )
+    .unwrap();
+    let o = Iomark::new()
+        .dir(d.path())
+        .args(["compare", "r.json"])
+        .run();
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "iomark compare: r.json: malformed fio JSON: jobs[0].read.iops is the string \"abc\", expected a number\n"
+    );
+    assert_eq!(o.stdout, "");
+}
