@@ -298,6 +298,21 @@ mod tests {
         assert!(back.iter().all(|&b| b == 0xcd));
     }
 
+    /// A pipe: (read end, write end).
+    fn pipe() -> (std::fs::File, std::fs::File) {
+        let mut fds = [0; 2];
+        // SAFETY: pipe(2) fills the array we own.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        use std::os::fd::FromRawFd;
+        // SAFETY: both descriptors are new and owned by these files only.
+        unsafe {
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        }
+    }
+
     /// At depth 1 `reap` takes a read that completes while it looks (a regular file)
     /// and one that completes only after its looking is over (a pipe written later by
     /// another thread), each with its byte count.
@@ -307,17 +322,7 @@ mod tests {
         let p = d.path().join("f");
         std::fs::write(&p, [7u8; 8192]).unwrap();
         let f = std::fs::File::open(&p).unwrap();
-        let mut fds = [0; 2];
-        // SAFETY: pipe(2) fills the array we own.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        use std::os::fd::FromRawFd;
-        // SAFETY: both descriptors are new and owned by these files only.
-        let (r, mut w) = unsafe {
-            (
-                std::fs::File::from_raw_fd(fds[0]),
-                std::fs::File::from_raw_fd(fds[1]),
-            )
-        };
+        let (r, mut w) = pipe();
         let slab = Slab::new(1, 4096);
         let mut e = PosixAio::new(vec![f.as_raw_fd(), r.as_raw_fd()], 1);
         for _ in 0..3 {
@@ -349,17 +354,7 @@ mod tests {
     /// with the completion once data arrives.
     #[test]
     fn wait_some_honours_its_timeout() {
-        let mut fds = [0; 2];
-        // SAFETY: pipe(2) fills the array we own.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        use std::os::fd::FromRawFd;
-        // SAFETY: both descriptors are new and owned by these files only.
-        let (r, mut w) = unsafe {
-            (
-                std::fs::File::from_raw_fd(fds[0]),
-                std::fs::File::from_raw_fd(fds[1]),
-            )
-        };
+        let (r, mut w) = pipe();
         let slab = Slab::new(1, 4096);
         let mut e = PosixAio::new(vec![r.as_raw_fd()], 1);
         assert_eq!(e.submit(0, &req(Dir::Read, &slab, 0, 0)), Ok(None));
