@@ -8,7 +8,9 @@ use crate::job::fio::keys::VERIFY_HEADER;
 use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::notice::Notice;
 use crate::job::fio::options;
-use crate::job::fio::{BlockSizes, EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
+use crate::job::fio::{
+    BlockSizes, EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES, MAX_QUEUED_DEPTH,
+};
 
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
@@ -472,6 +474,13 @@ fn check_amount(job: &FioJob, setup_errors: bool) -> Result<(), String> {
         return Err(format!(
             "iodepth={} is above io_uring's limit of {IORING_MAX_ENTRIES} ring entries (IORING_MAX_ENTRIES); use iodepth of at most {IORING_MAX_ENTRIES}",
             job.iodepth
+        ));
+    }
+    if job.engine.queues() && job.iodepth > MAX_QUEUED_DEPTH {
+        return Err(format!(
+            "iodepth={} is above iomark's limit of {MAX_QUEUED_DEPTH} requests in flight for ioengine={} (each holds its own buffer); use iodepth of at most {MAX_QUEUED_DEPTH}",
+            job.iodepth,
+            job.engine.name()
         ));
     }
     Ok(())

@@ -628,6 +628,11 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // generated names: under clone t's directory
         None => generated(),
     };
+    // `nrfiles=0` and no `filename=`: fio's job has no file; with `size=` it runs and
+    // moves nothing, without it its setup fails (run/fio/setup.rs)
+    if paths.is_empty() && job.filename.is_none() && job.tuning.opendir.is_none() {
+        return Ok(paths);
+    }
     if let Some(d) = &job.tuning.opendir {
         // opendir: every regular file under the directory is one of the job's files
         let found = dataset::files_under(Path::new(d)).map_err(|e| RunError::Plan {
