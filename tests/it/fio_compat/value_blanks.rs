@@ -318,3 +318,35 @@ fn a_blank_before_an_expression_is_refused() {
         refused(tool, &o, &["fio: failed parsing bs= (4k*2)"]);
     }
 }
+
+/// `--parse-only` runs none of fio 3.33's fixups, so a size below the block size passes
+/// there: `--size= 50%` (50 bytes after the blank), `--size=50%` and `--size= 64k` (64
+/// bytes) are taken, exit 0, nothing said; the job run refuses `--size= 50%` with fio's
+/// `size too small` line, exit 1.
+#[test]
+fn a_size_below_the_block_passes_parse_only() {
+    let d = scratch();
+    for tool in tools("a_size_below_the_block_passes_parse_only") {
+        for size in ["--size= 50%", "--size=50%", "--size= 64k"] {
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let o = cmd.args(["--name=j", size, "--parse-only"]).run();
+            assert_eq!(
+                (o.code, o.stdout.as_str(), o.stderr.as_str()),
+                (0, "", ""),
+                "{tool} {size}"
+            );
+        }
+        let (cmd, _) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args(["--name=j", "--size= 50%", "--filename=x", "--ioengine=null"])
+            .run();
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.contains(
+                "fio: size too small, must not be less than minimum block size: 50 < 4096"
+            ),
+            "{tool}: {}",
+            o.dump()
+        );
+    }
+}
