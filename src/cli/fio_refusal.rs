@@ -677,9 +677,18 @@ fn range_line(key: &str, value: &str) -> Option<String> {
         Kind::Bool | Kind::Flag => String::new(),
         _ => format!("{}: ", o.name),
     };
-    if max > 0 && n > max {
+    // an `int` (FIO_OPT_INT) is checked as C's `int` (parse.c val_too_large,
+    // val_too_small): `3000000000` is below 1, `4294967297` is 1
+    let int = o.fio_type == Some(options::OptType::Int);
+    let large = match n as i32 {
+        i if int && i < 0 => i64::from(i) > i64::from(max as i32),
+        _ if int => i64::from(n as u32) > max,
+        _ => n > max,
+    };
+    let small = if int { i64::from(n as i32) } else { n } < min;
+    if max > 0 && large {
         Some(format!("{name}max value out of range: {n} ({max} max)"))
-    } else if min != 0 && n < min {
+    } else if min != 0 && small {
         Some(format!("{name}min value out of range: {n} ({min} min)"))
     } else {
         None

@@ -386,10 +386,16 @@ pub fn fio_number(s: &str, kb_base: u64) -> Option<FioNumber<'_>> {
         return None;
     }
     let n = i64::from_str_radix(digits, if hex { 16 } else { 10 }).ok()?;
-    // the unit's letters follow the leading decimal digits, also in a hex number
+    // the unit's letters follow the leading decimal digits, also in a hex number; fio
+    // looks for them from the value's first character on (get_mult_bytes), so after a
+    // leading blank there is none (` 4k` is 4, its `k` left over)
     let dec = count(body, u8::is_ascii_digit);
     let tail = &body[dec..];
-    let letters = &tail[..count(tail, u8::is_ascii_alphabetic)];
+    let blank = s.starts_with(|c: char| c.is_ascii_whitespace());
+    let letters = match blank {
+        true => "",
+        false => &tail[..count(tail, u8::is_ascii_alphabetic)],
+    };
     let rest = if hex { after } else { &tail[letters.len()..] };
     Some(FioNumber {
         n: if neg { -n } else { n },
@@ -441,15 +447,32 @@ pub fn fio_size(s: &str, kb_base: u64) -> Result<u64, String> {
     }
 }
 
-/// Parse `a-b` (or `a:b`) or a single fio size as a range `(min, max)`, min ≤ max.
+/// Parse `a-b` (or `a:b`) or a single fio size as a range `(min, max)`, min ≤ max, each
+/// part read as fio 3.33 reads it ([`fio_decimal`]: `bsrange= 4k-8k` is 4 to 8192 bytes).
 pub fn fio_range(s: &str, kb_base: u64) -> Result<(u64, u64), String> {
     let parts: Vec<&str> = s.splitn(2, ['-', ':']).collect();
-    let a = fio_size(parts[0], kb_base)?;
+    let a = fio_decimal(parts[0], kb_base)?;
     let b = match parts.get(1) {
-        Some(p) => fio_size(p, kb_base)?,
+        Some(p) => fio_decimal(p, kb_base)?,
         None => a,
     };
     Ok((a.min(b), a.max(b)))
+}
+
+/// One size as fio 3.33's `str_to_decimal` reads it (parse.c `check_str_bytes`): a value
+/// that starts with a blank is its number (strtoll skips the blank) without a unit (fio
+/// looks for the unit at the first character, the blank: ` 4k` is 4), and a blank before
+/// a `(` leaves no number (fio evaluates an expression only at the value's first
+/// character); any other value is read as [`fio_size`] reads it.
+pub fn fio_decimal(s: &str, kb_base: u64) -> Result<u64, String> {
+    if !s.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return fio_size(s, kb_base);
+    }
+    match fio_number(s, kb_base) {
+        Some(n) if n.n >= 0 => Ok(n.n.unsigned_abs()),
+        Some(_) => Err(format!("'{}' is below 0", s.trim())),
+        None => Err(format!("'{}' does not start with a number", s.trim())),
+    }
 }
 
 /// Parse a fio time value: a whole number in `default_unit_ns` (1e9 for seconds) or with
@@ -681,7 +704,8 @@ fn bssplit_entries(s: &str, kb_base: u64) -> Result<Vec<(u64, Option<u32>)>, Bss
             Some((b, w)) => (b, bssplit_weight(w)),
             None => (part, None),
         };
-        let bs = fio_size(bs, kb_base).map_err(BssplitError::Syntax)?;
+        // (each size as fio's `str_to_decimal` reads it: ` 8k` after a `:` is 8)
+        let bs = fio_decimal(bs, kb_base).map_err(BssplitError::Syntax)?;
         if bs == 0 {
             return Err(BssplitError::Syntax("block size 0".into()));
         }

@@ -104,9 +104,11 @@ mod tests {
         assert!(shown_of("iodepth")
             .unwrap()
             .contains("range: min=1, max=-1\n"));
-        assert!(key("iodepth")
+        assert!(key("iodepth").unwrap().contains("range: min=1, max=-1\n"));
+        assert!(fio_key("numjobs")
             .unwrap()
-            .contains("range: min=1, max=65536\n"));
+            .contains("range: min=0, max=-1\n"));
+        assert!(key("numjobs").unwrap().contains("range: min=1, max=-1\n"));
         // iomark's own spelling and options under iomark's persona, not fio's
         assert!(fio_key("time-based").is_none() && key("time-based").is_some());
         assert!(fio_key("bw_avg_time").is_none());

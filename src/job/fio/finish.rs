@@ -8,7 +8,9 @@ use crate::job::fio::keys::VERIFY_HEADER;
 use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::notice::Notice;
 use crate::job::fio::options;
-use crate::job::fio::{BlockSizes, EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES};
+use crate::job::fio::{
+    BlockSizes, EngineKind, FioCommand, FioError, FioJob, IORING_MAX_ENTRIES, MAX_QUEUED_DEPTH,
+};
 
 /// Settle and check `job`, then add it to `cmd`.
 pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), FioError> {
@@ -47,13 +49,17 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     if job.readonly && (job.rw.writes() || job.rw.trims()) {
         return Err(FioError::ReadOnlyWrites(job.name.clone()));
     }
-    validate(&job, cmd.job_setup_errors).map_err(|why| match cmd.job_setup_errors {
-        // fio's line of its size fixup names no job
-        true if why.starts_with(SIZE_TOO_SMALL) => FioError::FioLines(vec![format!("fio: {why}")]),
-        _ => FioError::Job {
-            job: job.name.clone(),
-            why,
-        },
+    validate(&job, cmd.job_setup_errors, cmd.parse_only).map_err(|why| {
+        match cmd.job_setup_errors {
+            // fio's line of its size fixup names no job
+            true if why.starts_with(SIZE_TOO_SMALL) => {
+                FioError::FioLines(vec![format!("fio: {why}")])
+            }
+            _ => FioError::Job {
+                job: job.name.clone(),
+                why,
+            },
+        }
     })?;
     // fio fills in nothing of a request to an engine of pseudo I/O (io_u.c
     // `fill_io_u`), so each one counts as a read whatever `rw=` asked
@@ -362,8 +368,9 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// Every check of a whole job, in order; the first that fails is the reason.
 /// `setup_errors`: the fio persona's rule, which leaves the failures of a job's thread
-/// setup to the run (run/fio/setup.rs).
-fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
+/// setup to the run (run/fio/setup.rs); `parse_only`: `--parse-only`, under which fio
+/// runs none of its fixups (init.c `parse_dryrun`).
+fn validate(job: &FioJob, setup_errors: bool, parse_only: bool) -> Result<(), String> {
     if let (false, Some((key, v))) = (setup_errors, job.negatives.first()) {
         return Err(format!(
             "invalid value '{v}' for option '{key}': a negative number (fio 3.33 reads it in two parts, -N wrapped and N, and iomark as `fio` does so; iomark run takes none)"
@@ -376,7 +383,10 @@ fn validate(job: &FioJob, setup_errors: bool) -> Result<(), String> {
         check_engine_options(job)?;
     }
     check_amount(job, setup_errors)?;
-    check_size_holds_a_block(job)?;
+    // a fixup of fio's, which `--parse-only` skips (`size= 50%` is 50 bytes there)
+    if !parse_only {
+        check_size_holds_a_block(job)?;
+    }
     check_verify(job)?;
     check_interval_header(job)?;
     crate::job::fio::keys_verify::validate_extra(job)?;
@@ -472,6 +482,13 @@ fn check_amount(job: &FioJob, setup_errors: bool) -> Result<(), String> {
         return Err(format!(
             "iodepth={} is above io_uring's limit of {IORING_MAX_ENTRIES} ring entries (IORING_MAX_ENTRIES); use iodepth of at most {IORING_MAX_ENTRIES}",
             job.iodepth
+        ));
+    }
+    if job.engine.queues() && job.iodepth > MAX_QUEUED_DEPTH {
+        return Err(format!(
+            "iodepth={} is above iomark's limit of {MAX_QUEUED_DEPTH} requests in flight for ioengine={} (each holds its own buffer); use iodepth of at most {MAX_QUEUED_DEPTH}",
+            job.iodepth,
+            job.engine.name()
         ));
     }
     Ok(())

@@ -728,5 +728,10 @@ impl Default for EtaOptions {
 /// and io_uring/io_uring.c): a larger `iodepth` cannot be set up.
 pub const IORING_MAX_ENTRIES: u32 = 32_768;
 
+/// The deepest queue iomark sets up for an engine that queues (libaio, posixaio): each
+/// request in flight holds its own buffer, all allocated before the first I/O (fio 3.33
+/// sets no limit and allocates `iodepth` × the largest block too).
+pub const MAX_QUEUED_DEPTH: u32 = 65_536;
+
 #[cfg(test)]
 mod tests;

@@ -68,7 +68,9 @@ impl FioJob {
                     && self.tuning.disable_slat
                     && (self.tuning.disable_bw || self.more.gtod_reduce),
                 no_lat: self.tuning.disable_lat,
-                no_bw: self.tuning.disable_bw,
+                // fio's `disable_bw`, which `gtod_reduce=1` sets and a later
+                // `disable_bw=0` clears
+                no_bw: self.tuning.disable_bw || self.more.gtod_reduce,
                 total_lat: self.more.lat_percentiles,
                 steady: !self.control.ss_dur.is_zero(),
             },

@@ -325,7 +325,8 @@ pub struct Measure {
     pub gtod_reduce: bool,
     /// no total latency (`disable_lat`)
     pub no_lat: bool,
-    /// no bandwidth samples (`disable_bw_measurement`)
+    /// no per-request bandwidth samples (`disable_bw_measurement`, or `gtod_reduce=1`
+    /// not followed by `disable_bw=0`)
     pub no_bw: bool,
     /// priority latencies are total latencies, not completion ones (`lat_percentiles`)
     pub total_lat: bool,

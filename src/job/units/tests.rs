@@ -666,6 +666,13 @@ fn fio_numbers_as_str_to_decimal_reads_them() {
     assert_eq!(read("30 0x"), (48, "", None, " 0x", true, Some(48)));
     assert_eq!(read("30x"), (48, "x", None, "x", true, Some(48)));
     assert_eq!(read("4q x"), (4, "q", None, " x", false, Some(4)));
+    // a leading blank: no unit (fio's get_mult_bytes stops at the blank)
+    assert_eq!(read(" 4k"), (4, "", None, "k", false, Some(4)));
+    assert_eq!(fio_decimal(" 4k", 1024), Ok(4));
+    assert_eq!(fio_decimal("4k", 1024), Ok(4096));
+    assert!(fio_decimal(" (4k*2)", 1024).is_err());
+    assert_eq!(fio_range(" 4k-8k", 1024), Ok((4, 8192)));
+    assert_eq!(fio_range("4k- 8k", 1024), Ok((8, 4096)));
     assert_eq!(read("1.5k"), (1, "", None, ".5k", false, Some(1)));
     assert_eq!(
         read("8ex"),

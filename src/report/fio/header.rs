@@ -209,6 +209,18 @@ pub fn setup_said(r: &RunResult) -> String {
     sections(r, |j| j.job.early_header, (true, true)).0
 }
 
+/// The layout lines fio 3.33 says whatever the output format (its `Laying out` lines are
+/// the normal output's only): `fio: file F may be ignored` of each file whose region an
+/// offset at its end leaves empty.
+fn ignored_files(r: &RunResult) -> String {
+    let ignored = |l: &&String| l.starts_with("fio: file ") && l.ends_with(" may be ignored");
+    r.layout_lines
+        .iter()
+        .filter(ignored)
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// The section lines (and `...`) of the command-line jobs fio 3.33 printed on stdout
 /// while it read its command line, before an `--output=FILE` given after them sent the
 /// report to the file: printed on stdout, the report's header leaves them out.
@@ -409,7 +421,7 @@ impl Headed {
         } else if self.full {
             header_to_file(r, &self.version)
         } else if self.threads && self.before_documents {
-            setup_said(r) + &start_lines(r)
+            setup_said(r) + &ignored_files(r) + &start_lines(r)
         } else {
             setup_only(r)
         };

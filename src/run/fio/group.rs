@@ -466,7 +466,9 @@ impl<'a> Group<'a> {
                 }
                 return abort_rest;
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            // a status interval under the 10 ms tick is looked at as often as it falls
+            let tick = Duration::from_millis(10);
+            std::thread::sleep(ctx.cmd.status_interval.map_or(tick, |e| e.min(tick)));
         }
     }
 }

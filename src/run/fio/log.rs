@@ -77,6 +77,10 @@ pub struct LogSpec {
     /// the latency logs fio leaves out, in the order `lat`, `clat`, `slat`: the ones
     /// `disable_lat`, `disable_clat`, `disable_slat` turn off (init.c `setup_log`)
     pub lat_off: [bool; 3],
+    /// the per-I/O lines fio leaves out of the bandwidth and IOPS logs, `[bw, iops]`:
+    /// fio's `disable_bw` (which `gtod_reduce=1` sets), and its `gtod_reduce` (the three
+    /// `disable_*` with it) — the files are made, empty
+    pub rate_off: [bool; 2],
     /// window, ms (0 = per I/O)
     pub avg_msec: u64,
     /// the bandwidth and IOPS logs' windows, ms: `avg_msec`, or `bw_avg_time`
@@ -243,6 +247,10 @@ impl LogSpec {
             lat: m.lat_log.clone(),
             // (`gtod_reduce=1` sets the three as it is read, fio's `str_gtod_reduce_cb`)
             lat_off: [t.disable_lat, t.disable_clat, t.disable_slat],
+            rate_off: {
+                let no_bw = t.disable_bw || m.gtod_reduce;
+                [no_bw, no_bw && t.disable_clat && t.disable_slat]
+            },
             avg_msec: m.log_avg_msec,
             rate_msec: rate_windows(job),
             offset: m.log_offset,
@@ -527,8 +535,12 @@ impl Logs {
         let o = self.spec.offset;
         let p = (self.cur_prio, self.spec.prio);
         let bw = unit_bw(bytes, clat);
-        Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
-        Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
+        if !self.spec.rate_off[0] {
+            Self::line(&mut self.bw, o, p, t_ms, bw, d, bytes, off);
+        }
+        if !self.spec.rate_off[1] {
+            Self::line(&mut self.iops, o, p, t_ms, 1, d, bytes, off);
+        }
         Self::line(&mut self.lat, o, p, t_ms, lat, d, bytes, off);
         Self::line(&mut self.clat, o, p, t_ms, clat, d, bytes, off);
         if let Some(s) = slat {

@@ -750,6 +750,7 @@ fn lay_out_job(
 ) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     for p in ps {
+        lines.extend(plan::may_be_ignored(j, &p.files, &p.regions));
         if j.readonly {
             // nothing is laid out: a missing file is the job's error, and so is a short
             // one under `iomark run`; the fio persona reads a short file up to its end

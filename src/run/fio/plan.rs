@@ -388,6 +388,23 @@ pub(crate) fn files_for(
     Ok((out, regions))
 }
 
+/// fio 3.33's line for each file of `files` whose region (`regions`, the same order) is
+/// empty because it starts at the file's end (setup_files: no `size=` or `filesize=`, so
+/// a file's I/O size is its size less its offset, and that is 0), said on stdout as the
+/// job's files are sized: `fio: file NAME may be ignored`.
+pub(crate) fn may_be_ignored(job: &FioJob, files: &[FileSpec], regions: &[Region]) -> Vec<String> {
+    let sized = job.size.is_some() || job.filesize.is_some();
+    if sized || job.tuning.file_append || crate::run::fio::errors::fills(job) {
+        return Vec::new();
+    }
+    files
+        .iter()
+        .zip(regions)
+        .filter(|(f, &(start, len))| len == 0 && start == f.size && start > 0)
+        .map(|(f, _)| format!("fio: file {} may be ignored", f.path.display()))
+        .collect()
+}
+
 /// A file's region `(start, len)` and the size it is laid out at: fill_device without a
 /// size has the free space as its region (written until ENOSPC), nothing laid out in
 /// advance; a region that starts at or past the file's end (a clone's offset past it)
@@ -628,6 +645,11 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // generated names: under clone t's directory
         None => generated(),
     };
+    // `nrfiles=0` and no `filename=`: fio's job has no file; with `size=` it runs and
+    // moves nothing, without it its setup fails (run/fio/setup.rs)
+    if paths.is_empty() && job.filename.is_none() && job.tuning.opendir.is_none() {
+        return Ok(paths);
+    }
     if let Some(d) = &job.tuning.opendir {
         // opendir: every regular file under the directory is one of the job's files
         let found = dataset::files_under(Path::new(d)).map_err(|e| RunError::Plan {

@@ -35,6 +35,9 @@ pub(crate) struct SetupFail {
     /// fio says the line from the job's own thread, on stdout (a job that failed
     /// before it started has it on stderr)
     pub on_stdout: bool,
+    /// what fio says on stdout as it sizes the job's files, before the lines above
+    /// (`fio: file F may be ignored`)
+    pub said: Vec<String>,
 }
 
 impl SetupFail {
@@ -49,19 +52,22 @@ impl SetupFail {
                 crate::files::strerror(libc::EINVAL)
             )),
             on_stdout: false,
+            said: Vec::new(),
         }
     }
 
     /// fio's failure of a job whose data set is smaller than its smallest block
     /// (setup_files: the job's size, the smaller of `size=` and its files' I/O sizes, below
     /// the smallest block size; an `opendir` whose only file is smaller than `bs`): its
-    /// line on stderr, no error set, no `fio: pid=` line.
-    fn below_one_block() -> SetupFail {
+    /// line on stderr, no error set, no `fio: pid=` line; after what fio said of the
+    /// files (`said`: the files its offset leaves empty).
+    fn below_one_block(said: Vec<String>) -> SetupFail {
         SetupFail {
             errno: 0,
             first: Some(BELOW_ONE_BLOCK.into()),
             line: None,
             on_stdout: false,
+            said,
         }
     }
 
@@ -81,6 +87,7 @@ impl SetupFail {
             )),
             line: Some(format!("pid=0, err={errno}/{at}")),
             on_stdout: false,
+            said: Vec::new(),
         }
     }
 
@@ -152,6 +159,7 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
                 crate::files::strerror(errno)
             )),
             on_stdout: true,
+            said: Vec::new(),
         });
     }
     let no_size = job.size.is_none() && job.filesize.is_none();
@@ -169,7 +177,8 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
                 return Some(SetupFail::no_size(job))
             }
             Ok((files, regions)) if !files.is_empty() && below_one_block(job, &regions) => {
-                return Some(SetupFail::below_one_block())
+                let said = crate::run::fio::plan::may_be_ignored(job, &files, &regions);
+                return Some(SetupFail::below_one_block(said));
             }
             Ok((files, _)) => sized.extend(files),
             Err(_) => {}
@@ -255,6 +264,7 @@ pub(crate) fn layout_failure(e: &RunError) -> Option<SetupFail> {
         first,
         line,
         on_stdout: false,
+        said: Vec::new(),
     })
 }
 
@@ -308,6 +318,9 @@ fn on_pseudo_fs(path: &std::path::Path) -> bool {
 pub(crate) fn say(job: &FioJob, f: &SetupFail) {
     let mut text = String::new();
     for _ in 0..job.numjobs {
+        for l in &f.said {
+            crate::out!("{l}\n");
+        }
         if let Some(l) = &f.first {
             text += &format!("{l}\n");
         }

@@ -306,3 +306,118 @@ fn latency_keys_are_those_of_a_job_that_began_its_io_loop() {
         }
     }
 }
+
+/// `tool`'s run of `args` in a fresh `d/TOOL`: its output and the names of the files
+/// left in its directory.
+fn run_in(d: &Path, tool: &str, args: &[&str]) -> (Out, Vec<String>) {
+    let (cmd, w) = fio_or_ours_in(tool, d);
+    let o = cmd.args(args).run();
+    let mut names: Vec<String> = std::fs::read_dir(&w)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    (o, names)
+}
+
+/// `nrfiles=0` (fio's range starts at 0): with `size=` the job has no file, lays out
+/// and moves nothing, and the text report is the header and an empty `Run status group`
+/// (fio 3.33: exit 0, no file made, the JSON's bytes and requests 0); without `size=`
+/// its setup fails with fio's `you need to specify size=` (exit 1).
+#[test]
+fn nrfiles_zero_is_a_job_with_no_file() {
+    let d = scratch();
+    let job = ["--name=j", "--nrfiles=0", "--rw=write", "--ioengine=psync"];
+    let mut tools = vec!["iomark"];
+    if need_fio("nrfiles_zero_is_a_job_with_no_file") {
+        tools.push("fio");
+    }
+    for tool in tools {
+        let (o, files) = run_in(d.path(), tool, &[&job[..], &["--size=1m"]].concat());
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert!(files.is_empty(), "{tool}: {files:?}");
+        assert_eq!(o.stderr, "", "{tool}");
+        let head = "j: (g=0): rw=write, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1";
+        let want = [
+            head,
+            "fio-3.33",
+            "Starting 1 process",
+            "",
+            "",
+            "Run status group 0 (all jobs):",
+        ];
+        assert_eq!(o.stdout.lines().collect::<Vec<_>>(), want, "{tool}");
+        let json = [&job[..], &["--size=1m", "--output-format=json"]].concat();
+        let (o, _) = run_in(d.path(), tool, &json);
+        let j = &o.ok().json_doc()["jobs"][0];
+        assert_eq!(j["write"]["io_bytes"], 0, "{tool}");
+        assert_eq!(j["write"]["total_ios"], 0, "{tool}");
+        assert_eq!(j["error"], 0, "{tool}");
+        let (o, _) = run_in(d.path(), tool, &job);
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.contains("j: you need to specify size=\n"),
+            "{tool}: {}",
+            o.dump()
+        );
+    }
+}
+
+/// `iodepth=100000` on a synchronous engine (psync): fio 3.33 takes it (its range has no
+/// maximum), prints its note that the depth is capped at 1 on stdout after the layout
+/// line, and runs one request at a time; `iodepth=3000000000` is below 1 as C's `int`
+/// (fio's range line, exit 1).
+#[test]
+fn a_huge_iodepth_on_a_sync_engine_is_capped_with_fios_note() {
+    let d = scratch();
+    let job = [
+        "--name=j",
+        "--size=1m",
+        "--rw=write",
+        "--ioengine=psync",
+        "--filename=f",
+    ];
+    let mut tools = vec!["iomark"];
+    if need_fio("a_huge_iodepth_on_a_sync_engine_is_capped_with_fios_note") {
+        tools.push("fio");
+    }
+    let note = "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1";
+    for tool in tools {
+        let (o, _) = run_in(d.path(), tool, &[&job[..], &["--iodepth=100000"]].concat());
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(o.stderr, "", "{tool}");
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert!(
+            lines[0].ends_with("ioengine=psync, iodepth=100000"),
+            "{tool}: {}",
+            lines[0]
+        );
+        assert_eq!(
+            lines[3..5],
+            ["j: Laying out IO file (1 file / 1MiB)", note],
+            "{tool}"
+        );
+        let json = [&job[..], &["--iodepth=100000", "--output-format=json"]].concat();
+        let (o, _) = run_in(d.path(), tool, &json);
+        assert!(
+            o.stdout.starts_with(&format!("{note}\n")),
+            "{tool}: {}",
+            o.dump()
+        );
+        let j = &o.ok().json_doc()["jobs"][0];
+        assert_eq!(j["write"]["io_bytes"], 1 << 20, "{tool}");
+        assert_eq!(j["job options"]["iodepth"], "100000", "{tool}");
+        assert_eq!(j["iodepth_level"]["1"], 100.0, "{tool}");
+        let (o, _) = run_in(
+            d.path(),
+            tool,
+            &[&job[..], &["--iodepth=3000000000"]].concat(),
+        );
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert_eq!(
+            o.stderr,
+            "iodepth: min value out of range: 3000000000 (1 min)\nfio: failed parsing iodepth=3000000000\n",
+            "{tool}"
+        );
+    }
+}

@@ -677,6 +677,44 @@ fn an_option_after_gtod_reduce_turns_its_latency_back_on() {
     }
 }
 
+/// `gtod_reduce=1 disable_bw=0`: fio 3.33's reduction is its three `disable_*`
+/// together, so bandwidth measured again takes a bandwidth and an IOPS sample of every
+/// request (256 of 1 MiB of 4 KiB reads: the JSON's `bw_samples` and `iops_samples`,
+/// 256 lines in each log); the other order (`disable_bw=0 gtod_reduce=1`) has none.
+#[test]
+fn bandwidth_after_gtod_reduce_brings_its_samples_back() {
+    let d = scratch();
+    for (opts, samples) in [
+        (["--gtod_reduce=1", "--disable_bw=0"], 256),
+        (["--disable_bw=0", "--gtod_reduce=1"], 0),
+    ] {
+        let base = [
+            "--name=j",
+            "--ioengine=sync",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--filename=f",
+            "--write_bw_log=p",
+            "--write_iops_log=p",
+            "--output-format=json",
+        ];
+        let args: Vec<&str> = base.iter().chain(&opts).copied().collect();
+        let (i, f) = both(d.path(), "gtod_reduce then disable_bw", &args);
+        for (who, o) in [("iomark", Some(i)), ("fio", f)] {
+            let Some(o) = o else { continue };
+            let r = &doc(&o)["jobs"][0]["read"];
+            assert_eq!(r["total_ios"], 256, "{who} {opts:?}: {}", o.dump());
+            assert_eq!(r["bw_samples"], samples, "{who} {opts:?}");
+            assert_eq!(r["iops_samples"], samples, "{who} {opts:?}");
+            for log in ["p_bw.1.log", "p_iops.1.log"] {
+                let text = std::fs::read_to_string(d.path().join(who).join(log)).unwrap();
+                assert_eq!(text.lines().count(), samples, "{who} {opts:?} {log}");
+            }
+        }
+    }
+}
+
 /// `write_hint` with `direct=1`: fio 3.33 sets the hint on the open file
 /// (F_SET_FILE_RW_HINT), which Linux 6.9 and later no longer have (EINVAL), so the job
 /// fails as its thread opens the file — `fio: pid=P, err=22/file:ioengines.c:596,

@@ -39,6 +39,13 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["--rwmixread=150"], 1, Same),
     (&["--direct=2"], 1, Same),
     (&["--numjobs=0"], 1, Same),
+    // the option table's ranges are fio's: an `int` checked as C's (3000000000 is below
+    // 1, 4294967297 is 1), fio's minimum of verify_interval, 0 files or open files taken
+    (&["--iodepth=3000000000"], 1, Same),
+    (&["--iodepth=4294967297"], 0, Same),
+    (&["--verify_interval=64"], 1, Same),
+    (&["--openfiles=0"], 0, Same),
+    (&["--nrfiles=0"], 0, Same),
     (&["--bsrange=abc"], 1, Same),
     (&["--verify=bogus"], 1, Same),
     (&["--blocksize_unaligned=x"], 1, Same),

@@ -277,3 +277,67 @@ fn a_missing_read_iolog_fails_the_thread_as_fio() {
         }
     }
 }
+
+/// `offset=` at a file's end with no `size=`: fio 3.33 sizes the file's I/O as its size
+/// less the offset, 0, and says `fio: file F may be ignored` on stdout as it sets the
+/// job up. One 64 KiB file at `offset=64k`: then `fio: blocksize is larger than data set
+/// range` on stderr, nothing done, exit 1; `f:g` with `g` of 128 KiB: the line, then
+/// g's 64 KiB read, exit 0 — before the JSON document too. Past the end (`offset=68k`):
+/// `j: you need to specify valid offset=` instead.
+#[test]
+fn an_offset_at_a_files_end_says_it_may_be_ignored() {
+    let test = "an_offset_at_a_files_end_says_it_may_be_ignored";
+    let mut tools = vec!["iomark"];
+    if need_fio(test) {
+        tools.push("fio");
+    }
+    let d = scratch();
+    for tool in tools {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        std::fs::write(w.join("f"), vec![0u8; 64 << 10]).unwrap();
+        std::fs::write(w.join("g"), vec![0u8; 128 << 10]).unwrap();
+        let base = ["--name=j", "--ioengine=psync", "--offset=64k"];
+        let o = cmd.args(base).arg("--filename=f").run();
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert_eq!(
+            lines[2..4],
+            ["Starting 1 process", "fio: file f may be ignored"],
+            "{tool}"
+        );
+        assert_eq!(
+            o.stderr, "fio: blocksize is larger than data set range\n",
+            "{tool}"
+        );
+        let run = |more: &[&str]| {
+            fio_or_ours(tool, d.path())
+                .dir(&w)
+                .args(base)
+                .args(more)
+                .run()
+        };
+        let o = run(&["--filename=f:g"]);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert_eq!(
+            lines[2..4],
+            ["Starting 1 process", "fio: file f may be ignored"],
+            "{tool}"
+        );
+        let o = run(&["--filename=f:g", "--output-format=json"]);
+        assert!(
+            o.stdout.starts_with("fio: file f may be ignored\n{"),
+            "{tool}: {}",
+            o.dump()
+        );
+        assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 65536, "{tool}");
+        let o = run(&["--filename=f", "--offset=68k"]);
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(!o.stdout.contains("may be ignored"), "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.contains("j: you need to specify valid offset=\n"),
+            "{tool}: {}",
+            o.dump()
+        );
+    }
+}

@@ -343,3 +343,37 @@ fn a_job_in_its_think_time_is_reported_with_its_io_so_far() {
     // the reports in the first think: its one I/O
     assert!(kib.iter().filter(|&&k| k == 4).count() >= 2, "{}", o.stdout);
 }
+
+/// An interval from 1 ms on is taken, as fio 3.33 takes it (under 1 ms: `fio: status
+/// interval too small`): `--status-interval=50ms` on a 1 s job writes a terse line per
+/// interval (fio 3.33: 22 lines, 20 intervals and the final one), nothing on stderr,
+/// each line's read total at least the one before. The count is bounded loosely (the
+/// reports are the machine's to make on time): more than 5, at most 21 and the final.
+#[test]
+fn an_interval_under_100ms_reports_as_fio() {
+    let d = scratch();
+    let job = paced("a", "1");
+    let too_small = fio(d.path(), &with(&job, &["--status-interval=500us"]));
+    assert_eq!(too_small.code, 1, "{}", too_small.dump());
+    assert_eq!(too_small.stderr, "fio: status interval too small\n");
+    let o = fio(
+        d.path(),
+        &with(&job, &["--status-interval=50ms", "--minimal"]),
+    )
+    .ok();
+    assert_eq!(o.stderr, "", "{}", o.dump());
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(
+        (6..=22).contains(&lines.len()),
+        "{} lines\n{}",
+        lines.len(),
+        o.stdout
+    );
+    // terse v3: field 6 is the read total in KiB
+    let kib: Vec<u64> = lines
+        .iter()
+        .map(|l| l.split(';').nth(5).unwrap().parse().unwrap())
+        .collect();
+    assert!(kib.windows(2).all(|w| w[0] <= w[1]), "{kib:?}");
+    assert!(*kib.last().unwrap() > 0, "{kib:?}");
+}

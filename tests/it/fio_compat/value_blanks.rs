@@ -269,3 +269,84 @@ fn a_status_interval_under_a_millisecond_is_too_small() {
         }
     }
 }
+
+/// A range's and a split's parts are each read as fio 3.33's `str_to_decimal` reads
+/// them: `bsrange = 4k-8k` is 4 to 8192 bytes (the first part after the blank has no
+/// unit), and `bssplit = 4k/50: 8k/50, 16k` (fio strips the blanks around the whole value)
+/// reads 4096 and 8 bytes, then 16 bytes for writes and trims — the header's sizes.
+#[test]
+fn a_blank_before_a_range_or_split_part_drops_its_unit() {
+    let d = scratch();
+    let cases = [
+        (
+            "bsrange = 4k-8k",
+            "bs=(R) 4B-8192B, (W) 4B-8192B, (T) 4B-8192B,",
+        ),
+        (
+            "bssplit = 4k/50: 8k/50, 16k",
+            "bs=(R) 8B-4096B, (W) 16B-16B, (T) 16B-16B,",
+        ),
+    ];
+    for tool in tools("a_blank_before_a_range_or_split_part_drops_its_unit") {
+        for (line, sizes) in cases {
+            let text = format!("[j]\nioengine=null\nrw=randwrite\n{line}\nsize=1m\n");
+            let (o, _) = job(tool, d.path(), &text, &[]);
+            let head = o.ok().stdout.lines().next().unwrap_or("").to_string();
+            assert!(head.contains(sizes), "{tool} {line}: {head}");
+        }
+    }
+}
+
+/// A blank before a `(` leaves fio 3.33 no number to read (it evaluates an expression
+/// only at the value's first character): `bs = (4k*2)` is refused with the line as
+/// written and the job dropped, `--bs= (4k*2)` with its `failed parsing` line, exit 1.
+#[test]
+fn a_blank_before_an_expression_is_refused() {
+    let d = scratch();
+    let text = "[j]\nioengine=null\nrw=write\nbs = (4k*2)\nsize=1m\n";
+    for tool in tools("a_blank_before_an_expression_is_refused") {
+        let (o, _) = job(tool, d.path(), text, &[]);
+        refused(
+            tool,
+            &o,
+            &["fio: failed parsing bs = (4k*2)", "fio: job j dropped"],
+        );
+        let (cmd, _) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args(["--name=j", "--ioengine=null", "--bs= (4k*2)", "--size=1m"])
+            .run();
+        refused(tool, &o, &["fio: failed parsing bs= (4k*2)"]);
+    }
+}
+
+/// `--parse-only` runs none of fio 3.33's fixups, so a size below the block size passes
+/// there: `--size= 50%` (50 bytes after the blank), `--size=50%` and `--size= 64k` (64
+/// bytes) are taken, exit 0, nothing said; the job run refuses `--size= 50%` with fio's
+/// `size too small` line, exit 1.
+#[test]
+fn a_size_below_the_block_passes_parse_only() {
+    let d = scratch();
+    for tool in tools("a_size_below_the_block_passes_parse_only") {
+        for size in ["--size= 50%", "--size=50%", "--size= 64k"] {
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let o = cmd.args(["--name=j", size, "--parse-only"]).run();
+            assert_eq!(
+                (o.code, o.stdout.as_str(), o.stderr.as_str()),
+                (0, "", ""),
+                "{tool} {size}"
+            );
+        }
+        let (cmd, _) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args(["--name=j", "--size= 50%", "--filename=x", "--ioengine=null"])
+            .run();
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.contains(
+                "fio: size too small, must not be less than minimum block size: 50 < 4096"
+            ),
+            "{tool}: {}",
+            o.dump()
+        );
+    }
+}

@@ -3,8 +3,11 @@
 //! after `=` as written. A number is then read without its unit (fio looks for the unit
 //! at the value's first character, the blank: `bs = 8k` is 8 bytes, `runtime = 1m` is 1
 //! second), a listed value names none of its words (`rw = write` is refused), and an
-//! engine's name keeps its blank (`ioengine = psync` is no engine). Text that fio
-//! strips itself (a file name) and a boolean's number read as written.
+//! engine's name keeps its blank (`ioengine = psync` is no engine), and a blank before a
+//! `(` leaves no number (`bs= (4k*2)` is refused). Text that fio strips itself (a file
+//! name) and a boolean's number read as written. A range's or a split's parts are read
+//! by their own parsers, each part as fio reads it (`units::fio_decimal`: `bsrange =
+//! 4k-8k` is 4 to 8192 bytes).
 
 use super::{bad, FioOption, OptType};
 use crate::job::fio::ini::Origin;
@@ -29,6 +32,14 @@ pub(super) fn read(
     match o.fio_type {
         // (a zone count, `size= 4z`, fio reads as it is)
         Some(OptType::StrValZone) if v.ends_with('z') => Ok(None),
+        // fio evaluates an expression only at the value's first character: after the
+        // blank, `(` starts no number
+        Some(t) if t.is_number() && v.trim_start().starts_with('(') => Err(bad(
+            key,
+            v,
+            "a blank before an expression leaves no number (fio reads `(` as an expression only as the value's first character)",
+            origin,
+        )),
         Some(t) if t.is_number() => Ok(Some(unitless(v))),
         _ if o.name == "ioengine" => Err(FioError::UnsupportedEngine {
             engine: v.to_string(),

@@ -249,9 +249,12 @@ fn bsrange(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `bssplit`: per direction (`,`), sizes with their weights (`:`); fio 3.33 strips the
+/// blanks around the whole value, and reads each size after them as it is (` 8k` after a
+/// `:` or `,` is 8 bytes: [`units::fio_decimal`]).
 fn bssplit(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
-    let sizes = per_direction(v, |p| {
+    let sizes = per_direction(v.trim(), |p| {
         if p.trim().is_empty() {
             return Ok(None);
         }

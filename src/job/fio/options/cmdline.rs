@@ -240,8 +240,8 @@ fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 
 /// `--status-interval=TIME` (seconds by default). As fio 3.33 reads it, a number with a
 /// fraction is its whole seconds (`0.5` is 0: C's strtoll stops at the `.`, after which
-/// no unit starts), and under 1 ms is fio's `fio: status interval too small`; iomark
-/// refuses under 100 ms with its own line.
+/// no unit starts), and under 1 ms is fio's `fio: status interval too small`; from 1 ms
+/// on each interval has its report, as fio's.
 fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
     let whole = units::fio_number(t, 1000)
@@ -255,9 +255,6 @@ fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
         return Err(FioError::FioLines(vec![
             "fio: status interval too small".into()
         ]));
-    }
-    if d < Duration::from_millis(100) {
-        return Err(bad_arg("status-interval", t, "at least 100ms"));
     }
     c.p.cmd.status_interval = Some(d);
     Ok(())

@@ -5,7 +5,7 @@
 
 use super::{FioOption, Group, JobCtx, Kind, OptType};
 use crate::job::fio::extra::DedupeMode;
-use crate::job::fio::keys::{parse_fill_pattern, parse_pattern, VERIFY_HEADER};
+use crate::job::fio::keys::{parse_fill_pattern, parse_pattern};
 use crate::job::fio::keys_verify::parse_ignore_error;
 use crate::job::fio::keys_verify::VerifyKind;
 use crate::job::fio::FioError;
@@ -48,9 +48,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
         .example("8")
         .parent("verify").fio_job(77, OptType::Int),
     FioOption::job("verify_interval", Group::Verify, Kind::Int, "Store verify buffer header every N bytes", verify_interval)
-        .range(64, -1)
+        // fio's minimum: two verify headers of its own (2 × 40 bytes)
+        .range(FIO_MIN_VERIFY_INTERVAL as i64, -1)
         .example("512").parent("verify")
-        .shows_range(80, -1)
         .fio_job(70, OptType::Int),
     FioOption::job("verify_write_sequence", Group::Verify, Kind::Bool, "Verify header write sequence number", verify_write_sequence)
         .default("1"),
@@ -182,15 +182,18 @@ fn verify_backlog_batch(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
-/// `verify_interval=N`: N bytes (`kb_base` 1024 whatever the job's), at least the
-/// verify header.
+/// fio 3.33's minimum `verify_interval` (options.c: twice its verify header).
+const FIO_MIN_VERIFY_INTERVAL: u64 = 80;
+
+/// `verify_interval=N`: N bytes (`kb_base` 1024 whatever the job's), at least fio's
+/// minimum (above iomark's own header, `VERIFY_HEADER`).
 fn verify_interval(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let n = units::fio_size(v, 1024).map_err(|e| c.bad(v, e))?;
-    if n < VERIFY_HEADER {
+    if n < FIO_MIN_VERIFY_INTERVAL {
         return Err(c.bad(
             v,
-            format!("at least {VERIFY_HEADER} bytes (the verify header)"),
+            format!("at least {FIO_MIN_VERIFY_INTERVAL} bytes (fio's minimum)"),
         ));
     }
     c.job.more.x.verify_interval = Some(n);

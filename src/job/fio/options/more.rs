@@ -341,7 +341,6 @@ tuning_bools! {
     disable_lat => disable_lat;
     disable_clat => disable_clat;
     disable_slat => disable_slat;
-    disable_bw => disable_bw;
     cgroup_nodelete => cgroup_nodelete;
     fixedbufs => fixedbufs;
     registerfiles => registerfiles;
@@ -356,6 +355,19 @@ fn thp(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 }
 
 /// Set `job.tuning.FIELD` to the value as text (required).
+/// `disable_bw_measurement`: no bandwidth samples. `=0` after `gtod_reduce=1` turns
+/// fio's per-request bandwidth and IOPS samples back on: fio 3.33's `gtod_reduce` is
+/// its three `disable_*` together (io_u.c `gtod_reduce`; its callback stores no flag
+/// of its own), so with bandwidth measured again nothing is reduced.
+fn disable_bw(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
+    let on = c.bool(v)?;
+    c.job.tuning.disable_bw = on;
+    if !on {
+        c.job.more.gtod_reduce = false;
+    }
+    Ok(())
+}
+
 macro_rules! tuning_strings {
     ($($name:ident => $field:ident;)+) => {$(
         fn $name(c: &mut JobCtx<'_>, v: Option<&str>) -> R {

@@ -163,9 +163,9 @@ pub(super) static OPTIONS: &[FioOption] = &[
         replay_scale,
     )
     .default("1")
-    .range(1, -1)
+    // fio's range; its callback refuses 0 (fio divides by it)
+    .range(0, -1)
     .parent("read_iolog")
-    .shows_range(0, -1)
     .fio_job(91, OptType::Int),
     FioOption::job(
         "replay_align",
