@@ -223,6 +223,9 @@ fn the_jobs_before_an_unreadable_job_file_are_said() {
     }
 }
 
+/// A command line, a job file `j.fio`, and each job's (name, reads, bytes read).
+type GlobalCase<'a> = (&'a [&'a str], &'a str, &'a [(&'a str, u64, u64)]);
+
 /// `--name=global` (and any job whose name starts with `global`, on the command line or
 /// as a job file's section) adds no job: its options go to the jobs named after it, as
 /// fio 3.33's add_job takes such a section for the default job. Counted side by side:
@@ -231,7 +234,7 @@ fn the_jobs_before_an_unreadable_job_file_are_said() {
 #[test]
 fn a_job_named_global_sets_the_default_job() {
     let d = scratch();
-    let cases: &[(&[&str], &str, &[(&str, u64, u64)])] = &[
+    let cases: &[GlobalCase] = &[
         (
             &[
                 "--name=global",
