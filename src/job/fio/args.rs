@@ -77,14 +77,14 @@ pub fn parse_args_as(
     )
     .map_err(|e| cmdline_refused(&p.cmd, sections.len(), e))?;
     let cmdline_jobs = p.cmd.jobs.len();
-    for f in &files {
-        let out = output_at.is_some().then_some(&mut finish_out);
-        file_jobs(f, env, &mut p.cmd, (&cmdline, &base), out).map_err(|e| {
-            // (fio had read every command-line option: its `--output` is open)
-            let output = p.cmd.output.clone();
-            said_before(&p.cmd, cmdline_jobs, output, e)
-        })?;
-    }
+    let heads = (&cmdline[..], &base, cmdline_jobs);
+    all_file_jobs(
+        &files,
+        env,
+        &mut p.cmd,
+        heads,
+        (output_at.is_some(), &mut finish_out),
+    )?;
     if let Some((i, lines)) = fio_waitees(&p.cmd) {
         // fio 3.33 had added (and printed) the jobs before the refused one
         p.cmd.jobs.truncate(i);
@@ -105,6 +105,47 @@ pub fn parse_args_as(
         }
     }
     Ok(p.cmd)
+}
+
+/// Add the jobs of every job file in `files` to `cmd`, after the command line's
+/// (`cmdline`, its globals `base`, its `cmdline_jobs` jobs). fio 3.33 reads each job file
+/// after the first from a fresh default job (its fill_def_thread: the command line's
+/// globals and the global options said so far do not reach it) and stonewalls that
+/// file's first job (parse_jobs_ini); fio's `--readonly` is the process's, not the
+/// default job's: every file keeps it. `out`: whether `--output` was given, and the
+/// lines fio 3.33 writes into it.
+fn all_file_jobs(
+    files: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+    cmd: &mut FioCommand,
+    (cmdline, base, cmdline_jobs): (&[(String, Option<String>)], &FioJob, usize),
+    (output, finish_out): (bool, &mut Vec<String>),
+) -> Result<(), FioError> {
+    let fresh = FioJob {
+        fio_persona: cmd.job_setup_errors,
+        readonly: base.readonly,
+        ..FioJob::default()
+    };
+    for (i, f) in files.iter().enumerate() {
+        let out = output.then_some(&mut *finish_out);
+        let (base, first) = match i {
+            0 => (base, None),
+            _ => {
+                cmd.global_options.clear();
+                (&fresh, Some(cmd.jobs.len()))
+            }
+        };
+        let read = file_jobs(f, env, cmd, (cmdline, base), out);
+        if let Some(j) = first.and_then(|k| cmd.jobs.get_mut(k)) {
+            j.stonewall = true;
+        }
+        read.map_err(|e| {
+            // (fio had read every command-line option: its `--output` is open)
+            let output = cmd.output.clone();
+            said_before(cmd, cmdline_jobs, output, e)
+        })?;
+    }
+    Ok(())
 }
 
 /// The refusal `e` of the command line: [`said_before`] with the `--output` file when
@@ -735,7 +776,9 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
             "no jobs: give --name=NAME with options, or a job file".into()
         })));
     }
-    if let Some(why) = unmatched {
+    // fio 3.33 runs the sections it found and says nothing of the others; `iomark run`
+    // names a `--section` that matched nothing
+    if let Some(why) = unmatched.filter(|_| !cmd.job_setup_errors) {
         return Err(FioError::Usage(why));
     }
     for (i, j) in cmd.jobs.iter().enumerate() {

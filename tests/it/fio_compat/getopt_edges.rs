@@ -316,3 +316,57 @@ fn a_job_named_global_sets_the_default_job() {
         }
     }
 }
+
+/// Several job files: fio 3.33 reads each after the first from a fresh default job (the
+/// command line's globals and the first file's `[global]` do not reach it: 4 KiB
+/// blocks) and stonewalls its first job (group 1, run after group 0); `--readonly`
+/// holds for every file. A `--section` that names no section is passed over while
+/// another matches. Side by side with fio when installed.
+#[test]
+fn each_job_file_after_the_first_starts_afresh_in_its_own_group() {
+    let d = scratch();
+    let a = "[global]\nbs=8k\nsize=1m\n[j1]\nfilename=f1\n";
+    let b = "[j2]\nfilename=f2\nsize=1m\n";
+    for tool in ["iomark", "fio"] {
+        if tool == "fio" && !need_fio("each_job_file_after_the_first_starts_afresh") {
+            continue;
+        }
+        let go = |args: &[&str]| {
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            std::fs::write(w.join("a.fio"), a).unwrap();
+            std::fs::write(w.join("b.fio"), b).unwrap();
+            cmd.args(args).run()
+        };
+        let o = go(&["--bs=64k", "--output-format=json", "a.fio", "b.fio"]);
+        let doc = o.ok().json_doc();
+        let got: Vec<(String, u64, u64)> = doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                let name = j["jobname"].as_str().unwrap_or("").to_string();
+                (
+                    name,
+                    j["groupid"].as_u64().unwrap(),
+                    j["read"]["total_ios"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let want = [("j1".to_string(), 0, 128), ("j2".to_string(), 1, 256)];
+        assert_eq!(got, want, "{tool}: {}", o.dump());
+        let o = go(&[
+            "--section=nosuch",
+            "--section=j1",
+            "--output-format=json",
+            "a.fio",
+        ]);
+        let doc = o.ok().json_doc();
+        assert_eq!(
+            doc["jobs"].as_array().map(Vec::len),
+            Some(1),
+            "{tool}: {}",
+            o.dump()
+        );
+        assert_eq!(doc["jobs"][0]["jobname"], "j1", "{tool}");
+    }
+}
