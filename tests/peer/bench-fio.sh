@@ -11,12 +11,16 @@ peer_work bench-fio
 peer_bin "${1:?usage: $0 BIN}"
 peer_python bench_fio fio_plot
 V=$(dirname "$PEER_PY")
-D=$PEER_WORK/out/file/4k
-truncate -s 64M "$PEER_WORK/file"
-PATH=$PEER_FIO_DIR:$PATH "$V/bench-fio" -d "$PEER_WORK/file" -t file -s 64M -o "$PEER_WORK/out" \
+# bench-fio writes its job file at /tmp/NAME-tmpjobfile.fio (NAME: the target's base
+# name): a name of this run's own, removed after it
+NAME=iomark-peer-bench-$$
+D=$PEER_WORK/out/$NAME/4k
+truncate -s 64M "$PEER_WORK/$NAME"
+PATH=$PEER_FIO_DIR:$PATH "$V/bench-fio" -d "$PEER_WORK/$NAME" -t file -s 64M -o "$PEER_WORK/out" \
     -m randread randwrite --iodepth 1 8 --numjobs 1 2 -b 4k --runtime 2 --time-based \
     --loginterval 500 --destructive --quiet --direct 0 >"$PEER_WORK/bench.log" 2>&1
 rc=$?
+rm -f "/tmp/$NAME-tmpjobfile.fio"
 n=$(ls "$D"/*.json 2>/dev/null | wc -l)
 [ $rc = 0 ] && [ "$n" = 8 ] && ! grep -q "An error occurred" "$PEER_WORK/bench.log"
 peer_check bench_fio_runs $? "exit $rc, $n of 8 JSON; $(grep -m1 -o 'An error occurred.\{0,80\}' "$PEER_WORK/bench.log")"
