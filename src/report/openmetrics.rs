@@ -432,15 +432,22 @@ mod tests {
         assert!(!String::from_utf8(text).unwrap().contains("summary"));
     }
 
+    /// fio 3.33's JSON of a sequential psync read (tests/fixtures/fio/seqread-psync.json)
+    /// and its import.
+    fn seqread_fixture() -> (String, RunResult) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/seqread-psync.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let r = crate::result::import::import(&text, "f").unwrap().unwrap();
+        (text, r)
+    }
+
     /// The help of every latency family says what the latency of each source in the
     /// text is: iomark's own, submission to completion; an imported fio report's, fio's
     /// clat; with both, each named by its `command` label.
     #[test]
     fn latency_help_is_true_for_each_source() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/fio/seqread-psync.json");
-        let text = std::fs::read_to_string(path).unwrap();
-        let fio = crate::result::import::import(&text, "f").unwrap().unwrap();
+        let (_, fio) = seqread_fixture();
         let mut own = crate::report::copy_result_warned("m");
         own.read.lat = lat(10, 15_000, &[("50", 1_000), ("99", 4_000)]);
         let helps = |rs: &[RunResult]| -> Vec<String> {
@@ -487,10 +494,7 @@ mod tests {
     /// count: fio's own values, read from the fixture fio 3.33 wrote.
     #[test]
     fn imported_fio_report_has_its_command_and_quantiles() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/fio/seqread-psync.json");
-        let text = std::fs::read_to_string(path).unwrap();
-        let r = crate::result::import::import(&text, "f").unwrap().unwrap();
+        let (text, r) = seqread_fixture();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         let rd = &v["jobs"][0]["read"];
         let om = OpenMetrics {
