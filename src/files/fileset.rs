@@ -13,6 +13,12 @@
 //! would be written) or that has another hard link (writing it would change the other
 //! name's file) is refused before anything is written — by `prepare`, and by `run` in
 //! the modes that write into the files.
+//!
+//! Ownership: each `test_file.N` iomark creates carries the extended attribute
+//! [`MARK`]; an existing `test_file.N` without it (a user's file, or one sysbench made)
+//! is never written, replaced or removed — only read by a reading run. On a filesystem
+//! without user extended attributes the mark cannot be set or read, and iomark cannot
+//! tell its files from others' (docs/safety.md says so).
 
 use crate::files::preflight;
 use crate::files::strerror;
@@ -24,6 +30,7 @@ use crate::util::error::Error;
 use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -35,6 +42,51 @@ const PREPARE_CHUNK: u64 = 16 << 10;
 /// Path of file `i` in `dir`.
 pub fn path(dir: &Path, i: u32) -> PathBuf {
     dir.join(format!("test_file.{i}"))
+}
+
+/// The extended attribute on every `test_file.N` iomark created (value `1`).
+pub const MARK: &std::ffi::CStr = c"user.iomark.fileset";
+
+/// Whose a `test_file.N` is, as its [`MARK`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// iomark created it (the mark is there)
+    Iomark,
+    /// the filesystem keeps user attributes and the file has no mark
+    Other,
+    /// the filesystem keeps no user attributes (or the name is gone): cannot be told
+    Unknown,
+}
+
+/// The owner of the file at `p` (not following a symbolic link).
+pub fn owner(p: &Path) -> Owner {
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return Owner::Unknown;
+    };
+    // SAFETY: lgetxattr with valid C strings and a null buffer of size 0 (size query).
+    let n = unsafe { libc::lgetxattr(c.as_ptr(), MARK.as_ptr(), std::ptr::null_mut(), 0) };
+    if n >= 0 {
+        return Owner::Iomark;
+    }
+    match crate::util::errno::last_errno() {
+        libc::ENODATA => Owner::Other,
+        _ => Owner::Unknown,
+    }
+}
+
+/// Put [`MARK`] on a file iomark has just created (a filesystem without user
+/// attributes refuses it: the file is then one iomark cannot tell from others').
+fn set_mark(f: &File) {
+    // SAFETY: fsetxattr on our own descriptor with a valid name and a 1-byte value.
+    unsafe { libc::fsetxattr(f.as_raw_fd(), MARK.as_ptr(), b"1".as_ptr().cast(), 1, 0) };
+}
+
+/// Create a new test file at `p` for a set in a directory iomark made (mark's): `O_EXCL`
+/// (an existing name, or a link planted there, is an error), with [`MARK`].
+pub fn create_own(p: &Path) -> std::io::Result<()> {
+    let f = crate::files::scratch::create_excl(p, false)?;
+    set_mark(&f);
+    Ok(())
 }
 
 /// Name of file `i` as printed in messages: bare in the current directory (as sysbench
@@ -93,12 +145,22 @@ fn unsafe_path(why: String) -> Error {
     Error::lines(crate::util::error::exit::ENVIRONMENT, vec![why])
 }
 
-/// Why an existing `test_file.N` may not be used: `(message, also_for_reading)`. Not
-/// a regular file (a FIFO would block even a read's open: refused for every use), or a
-/// file another hard link shares (refused where iomark writes). Symbolic links are left
-/// to the `O_NOFOLLOW` open, which names them.
-fn unsafe_target(dir: &Path, i: u32) -> Option<(String, bool)> {
-    use std::os::unix::fs::MetadataExt;
+/// Why an existing `test_file.N` may not be used, and for what.
+struct Refusal {
+    /// the one line said
+    why: String,
+    /// refused for a reading run too (a FIFO would block even a read's open)
+    reading: bool,
+    /// refused where the name is replaced by a new file (seqwr's recreate): a file
+    /// iomark did not create is never removed
+    replacing: bool,
+}
+
+/// Why an existing `test_file.N` may not be used: not a regular file, a file another
+/// hard link shares (refused where iomark writes), or a file iomark did not create
+/// ([`owner`]: refused where iomark writes or replaces it). Symbolic links are left to
+/// the `O_NOFOLLOW` open, which names them.
+fn unsafe_target(dir: &Path, i: u32) -> Option<Refusal> {
     let m = std::fs::symlink_metadata(path(dir, i)).ok()?;
     let t = m.file_type();
     if t.is_symlink() {
@@ -110,16 +172,38 @@ fn unsafe_target(dir: &Path, i: u32) -> Option<(String, bool)> {
             display(dir, i),
             crate::util::input::kind_name(t)
         );
-        return Some((why, true));
+        return Some(Refusal {
+            why,
+            reading: true,
+            replacing: false,
+        });
     }
-    (m.nlink() > 1).then(|| {
+    if m.nlink() > 1 {
         let why = format!(
             "FATAL: {} has another hard link ({} names share it): iomark never writes into a file other names share (remove it; 'cleanup' removes this name only)",
             display(dir, i),
             m.nlink()
         );
-        (why, false)
+        return Some(Refusal {
+            why,
+            reading: false,
+            replacing: false,
+        });
+    }
+    (owner(&path(dir, i)) == Owner::Other).then(|| Refusal {
+        why: foreign_note(dir, i),
+        reading: false,
+        replacing: true,
     })
+}
+
+/// The line for a `test_file.N` iomark did not create.
+fn foreign_note(dir: &Path, i: u32) -> String {
+    format!(
+        "FATAL: {} was not created by iomark (it lacks the {} mark iomark puts on its test files): iomark never writes, replaces or removes a file it did not create (move it away, or use another --file-dir)",
+        display(dir, i),
+        MARK.to_string_lossy()
+    )
 }
 
 /// Read up to `buf.len()` bytes at `off` (fewer at the end of the file).
@@ -201,7 +285,7 @@ pub fn prepare_preflight(model: &Job, g: &Geometry) -> Result<(), Error> {
         m.file_type().is_symlink().then(|| symlink_note(dir, i))
     };
     if let Some(why) =
-        (0..g.files).find_map(|i| unsafe_target(dir, i).map(|w| w.0).or_else(|| linked(i)))
+        (0..g.files).find_map(|i| unsafe_target(dir, i).map(|w| w.why).or_else(|| linked(i)))
     {
         return Err(unsafe_path(why));
     }
@@ -286,11 +370,24 @@ fn fsync_or_fail(f: &File) -> Result<(), Error> {
 }
 
 /// Create or open file `i` for `prepare`, read-write: the existing bytes of its last
-/// partial block are read back ([`keep_existing`]).
+/// partial block are read back ([`keep_existing`]). A file created here gets [`MARK`].
 fn open_to_prepare(model: &Job, i: u32) -> Result<File, Error> {
     let (flags, dir) = (model.thread.oflags(), &model.thread.dir);
-    let flags = libc::O_CREAT | libc::O_RDWR | flags;
-    open_raw(&path(dir, i), flags, 0o600).map_err(|e| match planted_link(dir, i, e) {
+    let p = path(dir, i);
+    let created = open_raw(
+        &p,
+        libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | flags,
+        0o600,
+    );
+    let opened = match created {
+        Ok(f) => {
+            set_mark(&f);
+            Ok(f)
+        }
+        Err(libc::EEXIST) => open_raw(&p, libc::O_RDWR | flags, 0o600),
+        Err(e) => Err(e),
+    };
+    opened.map_err(|e| match planted_link(dir, i, e) {
         Some(note) => unsafe_path(note),
         None => Error::lines(
             crate::util::error::exit::FAILED,
@@ -406,6 +503,23 @@ fn keep_existing(f: &File, buf: &mut [u8], pos: u64, keep: usize, name: &str) ->
     }
 }
 
+/// Every name of a run's set before the first is opened or re-created: a recreated set
+/// replaces the name (the other links keep their file); otherwise what is there is
+/// opened, and a job that `writes` would write into it.
+fn check_set(dir: &Path, files: u32, recreate: bool, writes: bool) -> Result<(), Error> {
+    let refused = |w: &Refusal| {
+        if recreate {
+            w.replacing
+        } else {
+            writes || w.reading
+        }
+    };
+    match (0..files).find_map(|i| unsafe_target(dir, i).filter(refused)) {
+        Some(w) => Err(unsafe_path(w.why)),
+        None => Ok(()),
+    }
+}
+
 /// Open the file set for a run of `threads` threads of `model` (the job in the one job
 /// model): a set the model recreates (sysbench's seqwr) is made anew, every file empty;
 /// every file is opened read-write with the model's open flags; the files of a set not
@@ -441,17 +555,12 @@ pub fn open_for_run(
             )],
         ));
     }
+    check_set(&t.dir, g.files, recreate, t.writes)?;
     let mut files = Vec::with_capacity(g.files as usize);
     let mut emptied = 0u32;
     for i in 0..g.files {
         let p = path(&t.dir, i);
         let name = display(&t.dir, i);
-        // a recreated set replaces the name (the other links keep their file); otherwise
-        // what is there is opened, and a job that writes would write into it
-        let refused = |w: &(String, bool)| !recreate && (t.writes || w.1);
-        if let Some((why, _)) = unsafe_target(&t.dir, i).filter(refused) {
-            return Err(unsafe_path(why));
-        }
         if recreate {
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() > 0) {
                 emptied += 1;
@@ -506,7 +615,7 @@ fn create_empty(p: &Path, name: &str) -> Result<(), Error> {
     let _ = std::fs::remove_file(p);
     match open_raw(p, libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY, 0o600) {
         Ok(f) => {
-            drop(f);
+            set_mark(&f);
             Ok(())
         }
         Err(e) => Err(Error::lines(
@@ -562,13 +671,26 @@ pub fn remove_dir_if_empty(dir: &Path) {
 
 /// Remove `test_file.0 … test_file.N−1` from the directory. Errors do not stop it
 /// (sysbench ignores them and exits 0; missing files are fine): the names that stay
-/// for another reason (a read-only filesystem, EPERM) are returned with the error, for
-/// the caller to say. Only these names are touched; a symlink is removed, not followed.
+/// for another reason (a read-only filesystem, EPERM, a file iomark did not create —
+/// [`owner`] — that no other name shares) are returned with the reason, for the caller
+/// to say. Only these names are touched; a symlink or another hard link is removed,
+/// not followed.
 pub fn cleanup(dir: &Path, files: u32) -> Vec<(String, std::io::Error)> {
     let _cleaning = crate::files::scratch::Cleaning::begin();
     let mut kept = vec![];
     for i in 0..files {
-        match crate::files::scratch::remove_own(&path(dir, i)) {
+        let p = path(dir, i);
+        // a name another link shares is removed: its bytes stay under the other name
+        let sole = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.nlink() == 1);
+        if sole && owner(&p) == Owner::Other {
+            let why = format!(
+                "it was not created by iomark (no {} mark): left as it is",
+                MARK.to_string_lossy()
+            );
+            kept.push((display(dir, i), std::io::Error::other(why)));
+            continue;
+        }
+        match crate::files::scratch::remove_own(&p) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => kept.push((display(dir, i), e)),
             _ => {}
         }
@@ -590,17 +712,46 @@ mod tests {
     fn cleanup_only_touches_its_names() {
         let d = tempfile::tempdir().unwrap();
         for n in ["test_file.0", "test_file.1", "test_file.5", "keep.txt"] {
-            std::fs::write(d.path().join(n), b"x").unwrap();
+            set_mark(&File::create(d.path().join(n)).unwrap());
         }
         let outside = tempfile::NamedTempFile::new().unwrap();
         std::os::unix::fs::symlink(outside.path(), d.path().join("test_file.2")).unwrap();
-        cleanup(d.path(), 3);
-        let mut left: Vec<String> = std::fs::read_dir(d.path())
+        let kept = cleanup(d.path(), 3);
+        assert!(kept.is_empty(), "{kept:?}");
+        assert_eq!(names(d.path()), vec!["keep.txt", "test_file.5"]);
+        assert!(outside.path().exists());
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut left: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         left.sort();
-        assert_eq!(left, vec!["keep.txt", "test_file.5"]);
-        assert!(outside.path().exists());
+        left
+    }
+
+    /// A `test_file.N` without the mark (where the filesystem keeps user attributes)
+    /// is another's: cleanup leaves it and says why; one with the mark is removed.
+    #[test]
+    fn cleanup_leaves_a_file_iomark_did_not_create() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("test_file.0"), b"mine").unwrap();
+        set_mark(&File::create(d.path().join("test_file.1")).unwrap());
+        let p0 = d.path().join("test_file.0");
+        if owner(&p0) == Owner::Unknown {
+            panic!("the test directory's filesystem keeps no user attributes");
+        }
+        assert_eq!(owner(&p0), Owner::Other);
+        assert_eq!(owner(&d.path().join("test_file.1")), Owner::Iomark);
+        let kept = cleanup(d.path(), 2);
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(kept[0].0.ends_with("test_file.0"), "{kept:?}");
+        assert!(
+            kept[0].1.to_string().contains("not created by iomark"),
+            "{kept:?}"
+        );
+        assert_eq!(names(d.path()), vec!["test_file.0"]);
+        assert_eq!(std::fs::read(&p0).unwrap(), b"mine");
     }
 }

@@ -265,7 +265,7 @@ fn create_test_file(dir: &Path) -> Result<(), i32> {
     let path = crate::files::fileset::path(dir, 0);
     // test-only: a `create:stop` rule stops here, the directory made, the file not yet
     let creating = crate::util::fault::create_hook();
-    let made = crate::files::scratch::create_excl(&path, false);
+    let made = crate::files::fileset::create_own(&path);
     drop(creating);
     let Err(e) = made else {
         return Ok(());

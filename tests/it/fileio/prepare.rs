@@ -244,6 +244,8 @@ fn an_extended_files_own_bytes_are_kept_once_and_zeros_follow() {
     let d = scratch();
     let dir = d.path();
     let own: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8 + 1).collect();
+    // test_file.0 is iomark's (a small prepare made it) and holds bytes of its own
+    fileio(dir, &["--file-num=1", "--file-total-size=16K", "prepare"]).ok();
     std::fs::write(dir.join("test_file.0"), &own).unwrap();
     fileio(dir, &["--file-num=2", "--file-total-size=256K", "prepare"]).ok();
     let f0 = std::fs::read(dir.join("test_file.0")).unwrap();

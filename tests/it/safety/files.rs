@@ -352,6 +352,9 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
     assert_eq!(text.len(), 41);
     for direct in [false, true] {
         let d = scratch();
+        // a file iomark created (an interrupted prepare's), holding bytes of its own
+        let small = ["fileio", "--file-num=1", "--file-total-size=16K", "prepare"];
+        assert_eq!(iomark(d.path(), &small).code, 0);
         std::fs::write(d.path().join("test_file.0"), text).unwrap();
         let flags: &[&str] = if direct {
             &["--file-extra-flags=direct", "prepare"]
@@ -417,6 +420,67 @@ fn fileio_keeps_existing_bytes_and_refuses_shared_files() {
         "{}",
         r.stdout
     );
+}
+
+/// A `test_file.N` iomark did not create — a user's file, or one real sysbench
+/// prepared — is never written, replaced or removed: `prepare`, the writing modes and
+/// seqwr (which re-creates its files) refuse it before any I/O (exit 3, one line
+/// naming it), a reading mode reads it, and `cleanup` leaves it and says why. Files
+/// iomark created carry the `user.iomark.fileset` attribute; sysbench's have none.
+#[test]
+fn fileio_never_writes_replaces_or_removes_a_test_file_it_did_not_create() {
+    let set = ["fileio", "--file-num=1", "--file-total-size=16K"];
+    fn with<'a>(set: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [set, extra].concat()
+    }
+    let user = scratch();
+    std::fs::write(user.path().join("test_file.0"), vec![b'u'; 16 << 10]).unwrap();
+    let theirs = scratch();
+    let real = sysbench(
+        theirs.path(),
+        &["--file-num=1", "--file-total-size=16K", "prepare"],
+    );
+    assert_eq!(real.code, 0, "{real:?}");
+    for d in [&user, &theirs] {
+        let p = d.path().join("test_file.0");
+        let before = (sha256(&p), std::fs::metadata(&p).unwrap().ino());
+        for extra in [
+            &["prepare"][..],
+            &["--file-test-mode=rndwr", "--events=10", "run"],
+            &["--file-test-mode=seqwr", "--events=10", "run"],
+            &["--file-test-mode=rndrw", "--events=10", "run"],
+        ] {
+            let r = iomark(d.path(), &with(&set, extra));
+            assert_eq!(r.code, 3, "{extra:?}: {r:?}");
+            let line = "FATAL: test_file.0 was not created by iomark";
+            assert_eq!(r.stdout.matches(line).count(), 1, "{extra:?}: {r:?}");
+            let after = (sha256(&p), std::fs::metadata(&p).unwrap().ino());
+            assert_eq!(after, before, "{extra:?}: the file is as it was");
+        }
+        let r = iomark(
+            d.path(),
+            &with(&set, &["--file-test-mode=rndrd", "--events=10", "run"]),
+        );
+        assert_eq!(r.code, 0, "a reading run reads it: {r:?}");
+        let r = iomark(d.path(), &with(&set, &["cleanup"]));
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(
+            r.stderr
+                .contains("test_file.0 was not removed: it was not created by iomark"),
+            "{r:?}"
+        );
+        assert_eq!(sha256(&p), before.0, "cleanup left it");
+    }
+    // the files iomark makes carry the mark: prepare, run, cleanup as ever
+    let d = scratch();
+    for extra in [
+        &["prepare"][..],
+        &["--file-test-mode=rndwr", "--events=10", "run"],
+        &["cleanup"],
+    ] {
+        assert_eq!(iomark(d.path(), &with(&set, extra)).code, 0, "{extra:?}");
+    }
+    assert!(!d.path().join("test_file.0").exists());
 }
 
 pub(super) fn mkfifo(p: &Path) {

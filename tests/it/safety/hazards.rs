@@ -885,8 +885,14 @@ fn short_file(
         std::fs::write(d.join(o), &text[..12]).unwrap();
     }
     let o = Iomark::new().dir(d).args(a).run();
-    // fileio run refuses a set of the wrong size (sysbench: "Did you run 'prepare'…?")
-    let code = if cmd == Cmd::FileioRun { 1 } else { 0 };
+    // fileio run refuses a set of the wrong size (sysbench: "Did you run 'prepare'…?");
+    // prepare refuses a test file iomark did not create (run's and cleanup's were made by
+    // the prepare of `setup`, then cut short by the user)
+    let code = match cmd {
+        Cmd::FileioRun => 1,
+        Cmd::Prepare => 3,
+        _ => 0,
+    };
     let v = verdict(&o, code, d);
     if let (Verdict::Pass(_), Some(f)) = (&v, data(cmd)) {
         let got = std::fs::read(d.join(f)).unwrap_or_default();
