@@ -325,7 +325,7 @@ impl EffectiveJob {
                 && !j.hipri)
                 .then_some(j.reap_spin_ns),
             unified_rw: j.tuning.unified as u8,
-            slat_percentiles: j.tuning.slat_percentiles && !j.tuning.disable_slat,
+            slat_percentiles: j.tuning.slat_percentiles && !j.no_slat(),
         }
     }
 

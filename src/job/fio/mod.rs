@@ -568,6 +568,14 @@ impl FioJob {
         self.ioengine == "pvsync2"
     }
 
+    /// Whether the job reports no submission latency: `disable_slat`, or io_uring with
+    /// `sqthread_poll` — the kernel's polling thread submits, and fio 3.33's commit
+    /// (engines/io_uring.c) then skips the step that stamps each request's issue time,
+    /// so fio records no slat sample (`slat_ns` N 0, no `slat` line or percentiles).
+    pub fn no_slat(&self) -> bool {
+        self.tuning.disable_slat || (self.engine == EngineKind::IoUring && self.sqthread_poll)
+    }
+
     /// The job each of its threads starts from (run/worker/thread.rs): the `thread`
     /// half of [`FioJob::model`].
     fn thread_job(&self) -> crate::job::thread::ThreadJob {

@@ -607,9 +607,11 @@ fn spawn_refusal(job: &str, i: usize, n: usize, e: &std::io::Error) -> RunError 
 /// `disable_lat`, `disable_clat`, `disable_slat`: that latency is reported as not
 /// measured (fio records none; iomark measures it and drops it from the record).
 /// fio records a sync's latency as a completion latency: `disable_clat` drops the
-/// syncs' latencies too (their count stays), so fio prints no sync block then.
-fn disable_lat(st: &mut JobRecord, t: &crate::job::fio::tuning::Tuning) {
-    let s = &mut st.stats;
+/// syncs' latencies too (their count stays), so fio prints no sync block then. A job
+/// with no submission latency ([`FioJob::no_slat`](crate::job::fio::FioJob::no_slat))
+/// drops its slat.
+fn disable_lat(st: &mut JobRecord, job: &crate::job::fio::FioJob) {
+    let (t, s) = (&job.tuning, &mut st.stats);
     if t.disable_clat {
         s.sync.lat = Default::default();
     }
@@ -620,7 +622,7 @@ fn disable_lat(st: &mut JobRecord, t: &crate::job::fio::tuning::Tuning) {
         if t.disable_clat {
             d.clat = Default::default();
         }
-        if t.disable_slat {
+        if job.no_slat() {
             d.slat = Default::default();
         }
     }
@@ -654,7 +656,7 @@ fn reported(
             unify_rates(&mut s.rates);
             unify_prios(&mut s.prio_lat);
         }
-        disable_lat(&mut st, &cmd.jobs[ji].tuning);
+        disable_lat(&mut st, &cmd.jobs[ji]);
         each(i, &mut st);
         // fio 3.33's __show_run_stats: a thread with group_reporting joins the entry
         // before it when the thread before it is of the same reporting group (with

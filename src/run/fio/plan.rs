@@ -285,7 +285,7 @@ impl Laid {
     /// The size `p` has when the job being planned starts: the larger of its size now
     /// and what an earlier job lays out (a layout only grows a file); a device or any
     /// other non-regular file as it is now.
-    fn size(&self, p: &Path) -> Option<u64> {
+    pub(crate) fn size(&self, p: &Path) -> Option<u64> {
         let now = dataset::existing_size(p);
         if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) {
             return now;

@@ -14,7 +14,7 @@
 //! blockdev`). A file a job's thread cannot open is that thread's error
 //! ([`open_failure`]).
 
-use crate::files::dataset::FilesError;
+use crate::files::dataset::{FileSpec, FilesError};
 use crate::job::fio::{FioCommand, FioJob};
 use crate::result::job::JobRecord;
 use crate::run::fio::plan::Laid;
@@ -193,10 +193,43 @@ fn failure(job: &FioJob, global: u32, laid: &mut Laid) -> Option<SetupFail> {
             SetupFail::blockdev(p, e.raw_os_error()?).into()
         })
     };
+    let failed = failed.or_else(|| zbd_below_one_zone(job, &sized, laid));
     if failed.is_none() {
         laid.add(job, &sized);
     }
     failed
+}
+
+/// fio 3.33's failure of a `zonemode=zbd` job whose file is smaller than one zone when
+/// the job is set up (zbd.c `init_zone_info`, before the layout: a file still to be
+/// made is 0 bytes, one an earlier job lays out has that job's size): its line on
+/// stderr, then `pid=0, err=22/file:zbd.c:985, func=zbd_create_zone_info() failed`.
+/// An engine that touches no file has none to size.
+fn zbd_below_one_zone(job: &FioJob, files: &[FileSpec], laid: &Laid) -> Option<SetupFail> {
+    let zs = job.more.zones.size;
+    let zbd = job.more.zones.mode == crate::job::fio::zone_keys::ZoneMode::Zbd;
+    let caps = job.engine.caps();
+    if !zbd || zs == 0 || caps.no_io || caps.own_files {
+        return None;
+    }
+    let (f, size) = files
+        .iter()
+        .map(|f| (f, laid.size(&f.path).unwrap_or(0)))
+        .find(|(_, size)| *size < zs)?;
+    Some(SetupFail {
+        errno: libc::EINVAL,
+        first: Some(format!(
+            "{}: file/device size {size} is smaller than zone size {zs}",
+            f.path.display()
+        )),
+        line: Some(format!(
+            "pid=0, err={}/file:zbd.c:985, func=zbd_create_zone_info() failed, error={}",
+            libc::EINVAL,
+            crate::files::strerror(libc::EINVAL)
+        )),
+        on_stdout: false,
+        said: Vec::new(),
+    })
 }
 
 /// fio 3.33's line when a job's data set is smaller than its smallest block.

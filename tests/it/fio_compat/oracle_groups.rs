@@ -784,3 +784,61 @@ fn write_hint_with_direct_io_fails_the_job_as_fio() {
         }
     }
 }
+
+/// io_uring with `sqthread_poll=1`: the kernel's polling thread submits and fio 3.33
+/// records no submission latency — `slat_ns` has N 0, the text no `slat` line and no
+/// `slat percentiles` even with `slat_percentiles=1` — while the requests, their total
+/// latency and the clat percentiles are there. Without `sqthread_poll` both report slat.
+#[test]
+fn sqthread_poll_reports_no_submission_latency() {
+    let test = "sqthread_poll_reports_no_submission_latency";
+    let d = scratch();
+    for (poll, slat) in [("--sqthread_poll=1", false), ("--sqthread_poll=0", true)] {
+        let args = [
+            "--name=j",
+            "--ioengine=io_uring",
+            "--rw=read",
+            "--bs=4k",
+            "--size=256k",
+            "--slat_percentiles=1",
+            poll,
+            "--output-format=normal,json",
+        ];
+        let (i, f) = both(d.path(), test, &args);
+        for (who, o) in [("iomark", Some(i)), ("fio", f)] {
+            let Some(o) = o else { continue };
+            assert_eq!(o.code, 0, "{who} {poll}: {}", o.dump());
+            let json = &o.stdout[o
+                .stdout
+                .find("\n{")
+                .unwrap_or_else(|| panic!("{who}: {}", o.dump()))..];
+            let v: Value = serde_json::Deserializer::from_str(json)
+                .into_iter()
+                .next()
+                .unwrap()
+                .unwrap();
+            let r = &v["jobs"][0]["read"];
+            assert_eq!(r["total_ios"], 64, "{who} {poll}");
+            assert_eq!(
+                r["slat_ns"]["N"].as_u64().unwrap() > 0,
+                slat,
+                "{who} {poll}: {r}"
+            );
+            assert_eq!(
+                r["slat_ns"].get("percentile").is_some(),
+                slat,
+                "{who} {poll}"
+            );
+            assert_eq!(r["lat_ns"]["N"], 64, "{who} {poll}");
+            // the text report (before or after the JSON document; its lines are no JSON)
+            let text = &o.stdout;
+            assert_eq!(text.contains("    slat ("), slat, "{who} {poll}: {text}");
+            assert_eq!(
+                text.contains("slat percentiles"),
+                slat,
+                "{who} {poll}: {text}"
+            );
+            assert!(text.contains("clat percentiles"), "{who} {poll}: {text}");
+        }
+    }
+}

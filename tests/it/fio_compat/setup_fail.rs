@@ -341,3 +341,60 @@ fn an_offset_at_a_files_end_says_it_may_be_ignored() {
         );
     }
 }
+
+/// `zonemode=zbd` on a file still to be made: fio 3.33 sizes the file before it lays it
+/// out (0 bytes), finds it smaller than one zone and fails the job in its setup —
+/// `j.0.0: file/device size 0 is smaller than zone size 65536`, its `pid=0, err=22`
+/// line, nothing done, exit 1 — on every engine that does file I/O; the null engine
+/// has no file and runs. A file already one zone long runs.
+#[test]
+fn zbd_on_a_file_smaller_than_one_zone_fails_the_job_as_fio() {
+    let test = "zbd_on_a_file_smaller_than_one_zone_fails_the_job_as_fio";
+    let zbd = |engine: &'static str| {
+        [
+            "--name=j",
+            engine,
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=256k",
+            "--zonemode=zbd",
+            "--zonesize=64k",
+            "--output-format=json",
+        ]
+    };
+    let said = "j.0.0: file/device size 0 is smaller than zone size 65536\nfio: pid=0, err=22/file:zbd.c:985, func=zbd_create_zone_info() failed, error=Invalid argument\n";
+    for engine in ["--ioengine=psync", "--ioengine=mmap", "--ioengine=libaio"] {
+        let d = scratch();
+        let (i, f) = both(d.path(), &zbd(engine), test);
+        assert_eq!(
+            (i.code, i.stderr.as_str()),
+            (1, said),
+            "{engine}: {}",
+            i.dump()
+        );
+        let v = i.json_doc();
+        assert_eq!(v["jobs"][0]["error"], 22, "{engine}");
+        assert_eq!(v["jobs"][0]["write"]["total_ios"], 0, "{engine}");
+        if let Some(f) = f {
+            assert_eq!(
+                (f.code, f.stderr.as_str()),
+                (1, said),
+                "fio {engine}: {}",
+                f.dump()
+            );
+        }
+    }
+    let d = scratch();
+    let (i, _) = both(d.path(), &zbd("--ioengine=null"), test);
+    assert_eq!(i.code, 0, "{}", i.dump());
+    assert_eq!(i.json_doc()["jobs"][0]["write"]["total_ios"], 64);
+    // a file already laid out (one zone or more) runs
+    let d = scratch();
+    std::fs::write(d.path().join("j.0.0"), vec![0u8; 256 << 10]).unwrap();
+    let (i, f) = both(d.path(), &zbd("--ioengine=psync"), test);
+    assert_eq!(i.code, 0, "{}", i.dump());
+    assert_eq!(i.json_doc()["jobs"][0]["write"]["total_ios"], 64);
+    if let Some(f) = f {
+        assert_eq!(f.code, 0, "fio: {}", f.dump());
+    }
+}
