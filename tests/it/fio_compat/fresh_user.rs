@@ -421,3 +421,60 @@ fn a_huge_iodepth_on_a_sync_engine_is_capped_with_fios_note() {
         );
     }
 }
+
+/// The tools a side-by-side test of this module runs: iomark as `fio`, and fio 3.33
+/// when it is installed.
+fn tools(test: &str) -> Vec<&'static str> {
+    let mut tools = vec!["iomark"];
+    if need_fio(test) {
+        tools.push("fio");
+    }
+    tools
+}
+
+/// A time with a fraction is its whole part in the option's unit, as fio 3.33's
+/// str_to_decimal reads it: `runtime=1.5` is a 1 s run (`job_runtime` 1000 ms and a
+/// little), `runtime=0.3` is no runtime (with `time_based`, fio's line that it needs
+/// one, and the file read once), `ramp_time=0.5` and `startdelay=1.5` are taken.
+#[test]
+fn a_fractional_time_is_its_whole_part_as_fio() {
+    let d = scratch();
+    let job = [
+        "--name=j",
+        "--size=1m",
+        "--rw=read",
+        "--filename=f",
+        "--output-format=json",
+    ];
+    for tool in tools("a_fractional_time_is_its_whole_part_as_fio") {
+        let timed = [
+            &job[..],
+            &["--ioengine=null", "--time_based", "--runtime=1.5"],
+        ]
+        .concat();
+        let (o, _) = run_in(d.path(), tool, &timed);
+        assert_eq!(o.stderr, "", "{tool}");
+        let ms = o.ok().json_doc()["jobs"][0]["job_runtime"]
+            .as_u64()
+            .unwrap();
+        assert!((1000..1400).contains(&ms), "{tool}: {ms} ms");
+        let short = [&job[..], &["--time_based", "--runtime=0.3"]].concat();
+        let (o, _) = run_in(d.path(), tool, &short);
+        assert_eq!(
+            o.stderr, "fio: time_based requires a runtime/timeout setting\n",
+            "{tool}"
+        );
+        assert_eq!(
+            o.ok().json_doc()["jobs"][0]["read"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        let dry = [
+            &job[..],
+            &["--ramp_time=0.5", "--startdelay=1.5", "--parse-only"],
+        ]
+        .concat();
+        let (o, _) = run_in(d.path(), tool, &dry);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{tool}");
+    }
+}

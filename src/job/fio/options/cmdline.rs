@@ -244,10 +244,7 @@ fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 /// on each interval has its report, as fio's.
 fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
-    let whole = units::fio_number(t, 1000)
-        .filter(|n| n.letters.is_empty() && n.rest.starts_with('.'))
-        .map(|n| Duration::from_secs(n.n.max(0).unsigned_abs()));
-    let d = match whole {
+    let d = match units::fio_time_whole(t, 1_000_000_000) {
         Some(d) => d,
         None => units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?,
     };
