@@ -478,3 +478,36 @@ fn a_fractional_time_is_its_whole_part_as_fio() {
         assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{tool}");
     }
 }
+
+/// `nrfiles=N` after `filename=` is fio 3.33's count of the job's files: the first N
+/// names are the job's. `filename=f1 nrfiles=0` is a job with no file (no file made,
+/// nothing moved, no job block, exit 0); `filename=f1:f2 nrfiles=1` writes f1 alone, at
+/// the whole `size=`.
+#[test]
+fn nrfiles_after_filename_counts_the_names_as_fio() {
+    let d = scratch();
+    let job = ["--name=j", "--size=1m", "--rw=write", "--ioengine=psync"];
+    for tool in tools("nrfiles_after_filename_counts_the_names_as_fio") {
+        let none = [&job[..], &["--filename=f1", "--nrfiles=0"]].concat();
+        let (o, files) = run_in(d.path(), tool, &none);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert!(files.is_empty(), "{tool}: {files:?}");
+        assert!(!o.stdout.contains("groupid"), "{tool}: {}", o.stdout);
+        let json = [&none[..], &["--output-format=json"]].concat();
+        let (o, _) = run_in(d.path(), tool, &json);
+        let j = &o.ok().json_doc()["jobs"][0];
+        assert_eq!(
+            (j["write"]["io_bytes"].as_u64(), j["error"].as_u64()),
+            (Some(0), Some(0)),
+            "{tool}"
+        );
+        let one = [&job[..], &["--filename=f1:f2", "--nrfiles=1"]].concat();
+        let (o, files) = run_in(d.path(), tool, &one);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(files, ["f1"], "{tool}");
+        let len = std::fs::metadata(d.path().join(tool).join("f1"))
+            .unwrap()
+            .len();
+        assert_eq!(len, 1 << 20, "{tool}");
+    }
+}
