@@ -511,3 +511,43 @@ fn nrfiles_after_filename_counts_the_names_as_fio() {
         assert_eq!(len, 1 << 20, "{tool}");
     }
 }
+
+/// `atomic=1` with an engine that issues no RWF_ATOMIC write (posixaio, mmap): fio 3.33
+/// opens the files O_DIRECT and runs the job, and so does iomark as `fio` (1 MiB
+/// written, exit 0). A job that only reads needs no atomic write: `iomark run
+/// --atomic=1 --rw=read` reads a file whose filesystem has none.
+#[test]
+fn atomic_on_engines_without_atomic_writes_runs_as_fio() {
+    let d = scratch();
+    for tool in tools("atomic_on_engines_without_atomic_writes_runs_as_fio") {
+        for engine in ["posixaio", "mmap"] {
+            let e = format!("--ioengine={engine}");
+            let args = [
+                "--name=j",
+                "--size=1m",
+                "--rw=write",
+                "--filename=f",
+                "--atomic=1",
+                &e,
+                "--output-format=json",
+            ];
+            let (o, _) = run_in(d.path(), tool, &args);
+            let j = &o.ok().json_doc()["jobs"][0];
+            assert_eq!(j["write"]["io_bytes"], 1 << 20, "{tool} {engine}");
+            assert_eq!(j["error"], 0, "{tool} {engine}");
+        }
+    }
+    let w = d.path().join("run");
+    std::fs::create_dir_all(&w).unwrap();
+    std::fs::write(w.join("f"), vec![7u8; 1 << 20]).unwrap();
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--rw=read",
+        "--atomic=1",
+        "--output-format=json",
+    ];
+    let o = Iomark::new().dir(&w).arg("run").args(args).run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 1 << 20);
+}
