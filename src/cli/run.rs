@@ -79,7 +79,13 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     let parse_only = args.iter().any(|a| a == "--parse-only");
     let (many, kept) =
         crate::ranks::split_options(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
-    let mut kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
+    // (`--daemonize`, which the fio persona ignores as fio 3.33 does without a server:
+    // cli/run_front.rs)
+    let daemonize = |a: &str| a == "--daemonize" || a.starts_with("--daemonize=");
+    let mut kept: Vec<String> = kept
+        .into_iter()
+        .filter(|a| *a != "--showcmd" && !(persona == Persona::Fio && daemonize(a)))
+        .collect();
     if words.len() > args.len() {
         kept.push("--".into());
         kept.extend_from_slice(after_end);

@@ -370,3 +370,30 @@ fn each_job_file_after_the_first_starts_afresh_in_its_own_group() {
         assert_eq!(doc["jobs"][0]["jobname"], "j1", "{tool}");
     }
 }
+
+/// `--daemonize=FILE` without `--server`: fio 3.33 backgrounds nothing, writes no pid
+/// file and runs the job in the foreground (its report, exit 0).
+#[test]
+fn daemonize_without_a_server_runs_the_job_in_the_foreground() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let args = [
+            "--daemonize=pidf",
+            "--name=j",
+            "--size=1m",
+            "--rw=write",
+            "--filename=f",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(
+            o.json_doc()["jobs"][0]["write"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        assert!(!w.join("pidf").exists(), "{tool}: no pid file");
+    }
+}
