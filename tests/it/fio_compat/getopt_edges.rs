@@ -371,6 +371,15 @@ fn each_job_file_after_the_first_starts_afresh_in_its_own_group() {
     }
 }
 
+/// Both tools, each in a fresh `d/TOOL` with the job file `job.fio` of two jobs under
+/// a `[global]`: the command and its directory.
+fn with_job_file(d: &std::path::Path, tool: &str) -> (Iomark, std::path::PathBuf) {
+    let (cmd, w) = fio_or_ours_in(tool, d);
+    let text = "[global]\nsize=1m\nbs=8k\n[j1]\nrw=write\n[j2]\nrw=read\n";
+    std::fs::write(w.join("job.fio"), text).unwrap();
+    (cmd, w)
+}
+
 /// `--daemonize=FILE` without `--server`: fio 3.33 backgrounds nothing, writes no pid
 /// file and runs the job in the foreground (its report, exit 0).
 #[test]
@@ -395,5 +404,25 @@ fn daemonize_without_a_server_runs_the_job_in_the_foreground() {
             "{tool}"
         );
         assert!(!w.join("pidf").exists(), "{tool}: no pid file");
+    }
+}
+
+/// `--section=global` is refused as fio 3.33's getopt refuses it: its one line on
+/// stderr, nothing on stdout, exit 1, with or without `--parse-only` or `--showcmd`.
+#[test]
+fn section_global_is_refused_as_fio() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        for extra in [None, Some("--parse-only"), Some("--showcmd")] {
+            let (cmd, _) = with_job_file(d.path(), tool);
+            let o = cmd.arg("--section=global").args(extra).arg("job.fio").run();
+            let got = (o.code, o.stdout.as_str(), o.stderr.as_str());
+            assert_eq!(
+                got,
+                (1, "", "fio: can't use global as only section\n"),
+                "{tool} {extra:?}"
+            );
+        }
     }
 }

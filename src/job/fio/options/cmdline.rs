@@ -229,11 +229,20 @@ fn aux_path(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `--section=NAME`: run only the job-file sections of that name (and those given by
+/// other `--section`s). `global` is refused as fio 3.33 refuses it while it reads the
+/// command line (its getopt `-x`: the line, exit 1), with or without a job file,
+/// `--parse-only` or `--showcmd`.
 fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let f = named(
         v,
         "--section needs a job-file section name (--section=NAME)",
     )?;
+    if f == "global" {
+        return Err(FioError::FioLines(vec![
+            "fio: can't use global as only section".into(),
+        ]));
+    }
     c.p.cmd.sections.push(f);
     Ok(())
 }
