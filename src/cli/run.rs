@@ -92,7 +92,13 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     }
     let setup_errors = persona == Persona::Fio;
     let cmd = match fio::parse_args_as(&kept, &|v| std::env::var(v).ok(), setup_errors) {
-        Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
+        // fio 3.33's `--showcmd` of job files none of whose sections is a job: the
+        // globals it read
+        Err(fio::FioError::NoJobs(_, lines)) if persona == Persona::Fio && showcmd => {
+            lines.iter().for_each(|l| crate::out!("{l}\n"));
+            return Err(Ok(exit::OK));
+        }
+        Err(fio::FioError::NoJobs(..)) if persona == Persona::Fio => {
             let quiet = showcmd || parse_only;
             return Err(crate::cli::run_front::no_jobs(quiet));
         }

@@ -772,9 +772,9 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
         .find(|s| !cmd.jobs.iter().any(|j| &j.name == *s))
         .map(|s| format!("--section={s}: no job-file section of that name"));
     if cmd.jobs.is_empty() {
-        return Err(FioError::NoJobs(unmatched.unwrap_or_else(|| {
-            "no jobs: give --name=NAME with options, or a job file".into()
-        })));
+        let why = unmatched
+            .unwrap_or_else(|| "no jobs: give --name=NAME with options, or a job file".into());
+        return Err(FioError::NoJobs(why, cmd.fio_showcmd.clone()));
     }
     // fio 3.33 runs the sections it found and says nothing of the others; `iomark run`
     // names a `--section` that matched nothing

@@ -426,3 +426,38 @@ fn section_global_is_refused_as_fio() {
         }
     }
 }
+
+/// `--showcmd` dumps what fio 3.33 read from job files only: a `--section` that names no
+/// job leaves the globals' line (`fio --size=1m --bs=8k `); jobs of the command line
+/// alone print nothing and run nothing (no file made). Exit 0 both.
+#[test]
+fn showcmd_dumps_the_job_files_only_as_fio() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        let (cmd, _) = with_job_file(d.path(), tool);
+        let o = cmd.args(["--showcmd", "--section=none", "job.fio"]).run();
+        assert_eq!(
+            (o.code, o.stdout.as_str()),
+            (0, "fio --size=1m --bs=8k \n"),
+            "{tool}: {}",
+            o.dump()
+        );
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args([
+                "--showcmd",
+                "--name=a",
+                "--size=1m",
+                "--rw=write",
+                "--filename=fa",
+            ])
+            .run();
+        assert_eq!(
+            (o.code, o.stdout.as_str(), o.stderr.as_str()),
+            (0, "", ""),
+            "{tool}"
+        );
+        assert!(!w.join("fa").exists(), "{tool}: --showcmd runs nothing");
+    }
+}
