@@ -551,3 +551,37 @@ fn atomic_on_engines_without_atomic_writes_runs_as_fio() {
     assert_eq!(o.code, 0, "{}", o.dump());
     assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 1 << 20);
 }
+
+/// `[ global ]` (blanks inside the brackets) is a job named ` global ` in fio 3.33, not
+/// its global section: it reads its 1 MiB file ` global .0.0`, and the job after it,
+/// which got no `size=`, fails its setup (`you need to specify size=`, error 22, exit 1).
+#[test]
+fn a_bracketed_global_with_blanks_is_a_job_as_fio() {
+    let d = scratch();
+    for tool in tools("a_bracketed_global_with_blanks_is_a_job_as_fio") {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        std::fs::write(w.join("g.fio"), "[ global ]\nsize=1m\n[j1]\nrw=write\n").unwrap();
+        let o = cmd.args(["g.fio", "--output-format=json"]).run();
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.starts_with("j1: you need to specify size=\n"),
+            "{tool}: {}",
+            o.stderr
+        );
+        let doc = o.json_doc();
+        let jobs: Vec<(&str, u64, u64)> = doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                (
+                    j["jobname"].as_str().unwrap(),
+                    j["read"]["io_bytes"].as_u64().unwrap(),
+                    j["error"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(jobs, [(" global ", 1 << 20, 0), ("j1", 0, 22)], "{tool}");
+        assert!(w.join(" global .0.0").exists(), "{tool}");
+    }
+}
