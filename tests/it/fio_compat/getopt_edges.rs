@@ -461,3 +461,59 @@ fn showcmd_dumps_the_job_files_only_as_fio() {
         assert!(!w.join("fa").exists(), "{tool}: --showcmd runs nothing");
     }
 }
+
+/// A command-line `--name` that no `--section` given before it names is no job in fio
+/// 3.33: the options after it, up to the next `--name`, go to its default job as
+/// globals. `--section=j1 job.fio --name=x --size=1m --rw=write` runs j1 alone (no
+/// `x.0.0`); `--section=x --name=y --size=1m --name=x …` runs x with `size=1m` global.
+#[test]
+fn a_command_line_job_no_section_names_folds_into_the_globals_as_fio() {
+    require_fio();
+    let d = scratch();
+    let names = |o: &Out| -> Vec<String> {
+        let doc = o.json_doc();
+        doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["jobname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for tool in ["fio", "iomark"] {
+        let (cmd, w) = with_job_file(d.path(), tool);
+        let args = [
+            "--section=j1",
+            "job.fio",
+            "--name=x",
+            "--size=1m",
+            "--rw=write",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(names(&o), ["j1"], "{tool}");
+        assert_eq!(
+            o.json_doc()["jobs"][0]["write"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        assert!(!w.join("x.0.0").exists(), "{tool}");
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let args = [
+            "--section=x",
+            "--name=y",
+            "--size=1m",
+            "--name=x",
+            "--rw=write",
+            "--filename=fx",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(names(&o), ["x"], "{tool}");
+        let doc = o.json_doc();
+        assert_eq!(doc["global options"]["size"], "1m", "{tool}");
+        assert_eq!(doc["jobs"][0]["write"]["io_bytes"], 1 << 20, "{tool}");
+        assert!(!w.join("y.0.0").exists(), "{tool}");
+    }
+}
