@@ -975,7 +975,7 @@ pub fn execute(
     // before the link rule of each refuses a hard link between them as one file's
     refuse_outputs_as_data(cmd, &run_outputs(cmd, &[]))?;
     // under the fio persona, the jobs whose setup fails are reported with their error
-    let mut failed = setup::failures(cmd);
+    let mut failed = setup::failures(cmd)?;
     guard_jobs(cmd, &kinds, note, &failed)?;
     let mut plans = make_plans(cmd, note, &failed)?;
     check_files(cmd, &plans, &kinds, note)?;

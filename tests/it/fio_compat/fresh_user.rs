@@ -585,3 +585,35 @@ fn a_bracketed_global_with_blanks_is_a_job_as_fio() {
         assert!(w.join(" global .0.0").exists(), "{tool}");
     }
 }
+
+/// `offset=` at the end of a file with no `size=`: the job's data set is empty. As
+/// `fio` the job fails its setup as fio 3.33's (`fio: file f may be ignored`, `fio:
+/// blocksize is larger than data set range`, exit 1); `iomark run` refuses it before the
+/// run (exit 2), naming the file, instead of a run that moves nothing and exits 0.
+#[test]
+fn an_offset_at_the_files_end_is_refused_by_iomark_run() {
+    let d = scratch();
+    std::fs::write(d.path().join("f"), vec![0u8; 1 << 20]).unwrap();
+    let args = ["--name=j", "--filename=f", "--rw=read", "--offset=1m"];
+    let o = as_fio(d.path()).dir(d.path()).args(args).run();
+    assert_eq!(o.code, 1, "{}", o.dump());
+    assert!(
+        o.stderr
+            .contains("fio: blocksize is larger than data set range\n"),
+        "{}",
+        o.stderr
+    );
+    let o = Iomark::new().dir(d.path()).arg("run").args(args).run();
+    assert_eq!(o.code, 2, "{}", o.dump());
+    assert!(
+        o.stderr.contains("(offset= is at the end of f)"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr
+            .contains("smaller than its smallest block of 4096 bytes"),
+        "{}",
+        o.stderr
+    );
+}
