@@ -79,14 +79,26 @@ fn read_command(args: &[String], persona: Persona) -> Result<Read, Exit> {
     let parse_only = args.iter().any(|a| a == "--parse-only");
     let (many, kept) =
         crate::ranks::split_options(args).map_err(|e| Err(stop(exit::INVALID, e)))?;
-    let mut kept: Vec<String> = kept.into_iter().filter(|a| *a != "--showcmd").collect();
+    // (`--daemonize`, which the fio persona ignores as fio 3.33 does without a server:
+    // cli/run_front.rs)
+    let daemonize = |a: &str| a == "--daemonize" || a.starts_with("--daemonize=");
+    let mut kept: Vec<String> = kept
+        .into_iter()
+        .filter(|a| *a != "--showcmd" && !(persona == Persona::Fio && daemonize(a)))
+        .collect();
     if words.len() > args.len() {
         kept.push("--".into());
         kept.extend_from_slice(after_end);
     }
     let setup_errors = persona == Persona::Fio;
     let cmd = match fio::parse_args_as(&kept, &|v| std::env::var(v).ok(), setup_errors) {
-        Err(fio::FioError::NoJobs(_)) if persona == Persona::Fio => {
+        // fio 3.33's `--showcmd` of job files none of whose sections is a job: the
+        // globals it read
+        Err(fio::FioError::NoJobs(_, lines)) if persona == Persona::Fio && showcmd => {
+            lines.iter().for_each(|l| crate::out!("{l}\n"));
+            return Err(Ok(exit::OK));
+        }
+        Err(fio::FioError::NoJobs(..)) if persona == Persona::Fio => {
             let quiet = showcmd || parse_only;
             return Err(crate::cli::run_front::no_jobs(quiet));
         }

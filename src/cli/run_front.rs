@@ -3,8 +3,8 @@
 //! is defined: [`no_jobs`]), `--version`, `--cmdhelp[=KEY]`, `--enghelp[=ENGINE]`,
 //! `--debug=help`, `--crctest[=LIST]`, `--cpuclock-test`, `--idle-prof=calibrate`,
 //! `--inflate-log=FILE`, and the refusals of fio's client/server mode (`--server`,
-//! `--client`, `--remote-config`, `--daemonize`: iomark's many-hosts engine is MPI,
-//! docs/commands/mpi.md), `--latency-log` (deprecated by fio) and `--profile`. The
+//! `--client`, `--remote-config`, `--daemonize` — which the fio persona, as fio 3.33
+//! without a server, ignores —: iomark's many-hosts engine is MPI, docs/commands/mpi.md), `--latency-log` (deprecated by fio) and `--profile`. The
 //! words are already in one form (`--KEY[=VALUE]`, job/fio/getopt.rs).
 
 use crate::cli::run_args::usage;
@@ -169,6 +169,11 @@ fn refusals(args: &[String], persona: Persona) -> Option<Exit> {
         ),
         ("daemonize", "a backgrounded fio server (--daemonize)"),
     ] {
+        // fio 3.33 backgrounds only a server (`--server`, refused above): without one it
+        // drops the pid file's name and runs the jobs in the foreground, writing no file
+        if key == "daemonize" && persona == Persona::Fio {
+            continue;
+        }
         if given(args, key).is_some() {
             return Some(refuse(
                 persona.refused(),

@@ -511,6 +511,23 @@ pub fn fio_time(s: &str, default_unit_ns: u64) -> Result<Duration, String> {
         .ok_or_else(|| "too large".to_string())
 }
 
+/// A time with a fraction as fio 3.33 reads it (parse.c `str_to_decimal` with
+/// `get_mult_time`): strtoll keeps the whole part and stops at the `.`, and the unit is
+/// looked for at the first character that is no digit, the `.`, which starts none, so
+/// the whole part counts in the option's unit and what follows the point is dropped
+/// (`1.5` s is 1 s, `0.3` is 0, `2.5ms` is 2 s; a negative whole part is 0). `None`
+/// when `s` is no whole number followed by a point (a time [`fio_time`] reads, or none).
+pub fn fio_time_whole(s: &str, default_unit_ns: u64) -> Option<Duration> {
+    let n = fio_number(s, 1000).filter(|n| n.letters.is_empty() && !n.hex)?;
+    if !n.rest.starts_with('.') {
+        return None;
+    }
+    n.n.max(0)
+        .unsigned_abs()
+        .checked_mul(default_unit_ns)
+        .map(Duration::from_nanos)
+}
+
 /// The µs fio 3.33 counts per unit of a time written with `letters` after its digits
 /// (parse.c `get_mult_time`): `us…` 1 and `ms…` 1000 by their first two letters, `s`,
 /// `m`, `h` and `d` only as the whole word, any other letters (`k`, `sec`, `ns`) 1.

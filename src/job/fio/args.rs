@@ -51,9 +51,13 @@ pub fn parse_args_as(
     } = scan(args)?;
     p.cmd.job_setup_errors = job_setup_errors;
     // fio's `--showcmd` prints the command line's globals with each job file's [global]
-    let cmdline: Vec<(String, Option<String>)> = sections[0]
-        .1
+    // (and the options after a `--name` the `--section`s skip, which fio 3.33 gives its
+    // default job)
+    let cmdline: Vec<(String, Option<String>)> = sections
         .iter()
+        .enumerate()
+        .filter(|(i, (name, _))| *i == 0 || name == SKIPPED)
+        .flat_map(|(_, (_, entries))| entries)
         .map(|e| (options::canonical(&e.key), e.value.clone()))
         .collect();
     let globals_out = |i: usize| output_at.is_some_and(|o| o <= (0, i));
@@ -483,7 +487,19 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
     Ok(s)
 }
 
+/// The command-line section of the options after a `--name` the `--section`s skip: a
+/// global one ([`ini::is_global`]), which the globals `--showcmd` prints include.
+const SKIPPED: &str = "global (a --name no --section names)";
+
 impl Scan {
+    /// Whether fio 3.33 skips a command-line job named `name`: `--section`s were given
+    /// before it and none names it (init.c `skip_this_section`: a name that starts with
+    /// `global` is never skipped).
+    fn skips(&self, name: &str) -> bool {
+        let sections = &self.p.cmd.sections;
+        !sections.is_empty() && !ini::is_global(name) && !sections.iter().any(|s| s == name)
+    }
+
     /// One `--k[=v]`: a command-line option acts now; a job key (known or not: an unknown
     /// one is reported when its job is built) joins the current section; `--name` starts
     /// a section.
@@ -520,9 +536,16 @@ impl Scan {
                 e.normal = self.p.cmd.output_format.normal;
                 e.output_set = self.p.cmd.output.is_some();
             }
-            self.sections
-                .push((v.clone().unwrap_or_default(), Vec::new()));
             self.early.push(Early::default());
+            let name = v.clone().unwrap_or_default();
+            if self.skips(&name) {
+                // fio 3.33 (init.c, its getopt's job options): a `--name` no `--section`
+                // given before it names adds no job, and the options up to the next
+                // `--name` go to the default job, as globals of the jobs added after
+                self.sections.push((SKIPPED.into(), Vec::new()));
+                return Ok(());
+            }
+            self.sections.push((name, Vec::new()));
         }
         if let Some(last) = self.sections.last_mut() {
             last.1.push(Entry {
@@ -772,9 +795,9 @@ fn check_command(cmd: &FioCommand) -> Result<(), FioError> {
         .find(|s| !cmd.jobs.iter().any(|j| &j.name == *s))
         .map(|s| format!("--section={s}: no job-file section of that name"));
     if cmd.jobs.is_empty() {
-        return Err(FioError::NoJobs(unmatched.unwrap_or_else(|| {
-            "no jobs: give --name=NAME with options, or a job file".into()
-        })));
+        let why = unmatched
+            .unwrap_or_else(|| "no jobs: give --name=NAME with options, or a job file".into());
+        return Err(FioError::NoJobs(why, cmd.fio_showcmd.clone()));
     }
     // fio 3.33 runs the sections it found and says nothing of the others; `iomark run`
     // names a `--section` that matched nothing

@@ -378,7 +378,13 @@ impl<'a> State<'a> {
                 origin,
             });
         };
-        let name = name.trim();
+        // fio 3.33 keeps the blanks inside the brackets (its sscanf of `[%255[^\n]]`):
+        // `[ global ]` is a job named ` global `, no global section; `iomark run`
+        // reads the name without them
+        let name = match self.fio {
+            true => name,
+            false => name.trim(),
+        };
         if name.is_empty() {
             return Err(IniError::Syntax {
                 text: line.to_string(),

@@ -190,8 +190,11 @@ pub fn validate_extra(job: &crate::job::fio::FioJob) -> Result<(), String> {
         );
     }
     // (the null engine writes nothing: atomic=1 there is accepted and does nothing, as
-    // in fio 3.33)
-    if x.atomic && matches!(job.engine, EngineKind::Mmap | EngineKind::Posixaio) {
+    // in fio 3.33, and a job that only reads issues no atomic write; the fio persona
+    // opens the files O_DIRECT as fio 3.33 does and writes without RWF_ATOMIC:
+    // run/fio/mod.rs `check_atomic`)
+    let no_atomic_writes = matches!(job.engine, EngineKind::Mmap | EngineKind::Posixaio);
+    if x.atomic && no_atomic_writes && job.rw.writes() && !job.fio_persona {
         return Err(format!(
             "atomic=1 issues RWF_ATOMIC writes: it needs ioengine psync, io_uring or libaio (ioengine={})",
             job.engine.name()

@@ -212,9 +212,11 @@ pub enum FioError {
     #[error("{0}")]
     OutputOpen(Box<FioError>),
     /// no job at all (the arguments, job files and `--section`s defined none): what is
-    /// missing. Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`)
+    /// missing, and fio 3.33's `--showcmd` lines of the job files read (their globals).
+    /// Under the fio persona fio's usage answers it (cli/run_front.rs `no_jobs`), or
+    /// with `--showcmd` those lines
     #[error("command line: {0}")]
-    NoJobs(String),
+    NoJobs(String, Vec<String>),
 }
 
 /// The words `ioengine=` accepts, as the refusal of another one lists them (the

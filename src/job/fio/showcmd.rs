@@ -55,21 +55,10 @@ pub fn showcmd(cmd: &FioCommand) -> String {
 }
 
 /// `fio --showcmd` under the fio persona: one line per job file as fio 3.33 prints it
-/// ([`fio_line`]); for jobs of the command line alone, where fio prints nothing, the
-/// line in fio's form (`fio `, each option as `--key=value ` unquoted, a trailing
-/// space), without iomark's own options (docs/compat/fio.md).
+/// ([`fio_line`]); nothing for jobs of the command line alone, as fio 3.33, which dumps
+/// only what it reads from job files (and runs nothing).
 pub fn showcmd_fio(cmd: &FioCommand) -> String {
-    if !cmd.fio_showcmd.is_empty() {
-        return cmd.fio_showcmd.iter().map(|l| format!("{l}\n")).collect();
-    }
-    let mut s = String::from("fio ");
-    for (k, v) in job_options(cmd) {
-        s += &match v.is_empty() {
-            true => format!("--{k} "),
-            false => format!("--{k}={v} "),
-        };
-    }
-    s + "\n"
+    cmd.fio_showcmd.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// One option as fio 3.33's `--showcmd` prints it (init.c `dump_print_option`): `--key `
@@ -121,8 +110,8 @@ mod tests {
     use super::*;
     use crate::job::fio::parse_args_with;
 
-    /// fio's form: `fio --bs=8k --name=x --rw=read --filename=a b ` (raw, trailing space)
-    /// for a command line alone; a job file's line in fio's order
+    /// fio's form: nothing for a command line alone (fio 3.33 dumps job files only); a
+    /// job file's line in fio's order
     /// (the command line's globals with each `[global]`, every global so far again at a
     /// later one; `kb_base` first and `filename` last in a section; the engine's
     /// options after the rest; a description quoted; `blocksize` named `bs`).
@@ -133,10 +122,7 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let c = parse_args_with(&a, &|_| None).unwrap();
-        assert_eq!(
-            showcmd_fio(&c),
-            "fio --bs=8k --name=x --rw=read --filename=a b \n"
-        );
+        assert_eq!(showcmd_fio(&c), "");
         let e = |k: &str, v: Option<&str>| Entry {
             key: k.to_string(),
             value: v.map(str::to_string),

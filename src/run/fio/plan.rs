@@ -645,9 +645,14 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // generated names: under clone t's directory
         None => generated(),
     };
-    // `nrfiles=0` and no `filename=`: fio's job has no file; with `size=` it runs and
-    // moves nothing, without it its setup fails (run/fio/setup.rs)
-    if paths.is_empty() && job.filename.is_none() && job.tuning.opendir.is_none() {
+    // a `nrfiles=N` after `filename=`: the job's first N names
+    if job.filename.is_some() && job.tuning.opendir.is_none() && nrfiles_after(job, "filename") {
+        paths.truncate(job.nrfiles as usize);
+    }
+    // `nrfiles=0`, without `filename=` or after it: fio's job has no file; with `size=`
+    // it runs and moves nothing, without it its setup fails (run/fio/setup.rs)
+    let no_file = job.filename.is_none() || job.nrfiles == 0;
+    if paths.is_empty() && no_file && job.tuning.opendir.is_none() {
         return Ok(paths);
     }
     if let Some(d) = &job.tuning.opendir {
@@ -660,12 +665,8 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // fio 3.33: an opendir that added no file leaves a job that sets `nrfiles` after
         // it its generated names (opendir set fio's count of files to 0: without a later
         // `nrfiles` fio's job has no file and moves nothing)
-        let at = |key: &str| job.options.iter().rposition(|(k, _)| k == key);
-        let nrfiles = at("nrfiles") > at("opendir");
-        // a later `nrfiles=N` is fio's count of the job's files, which its file loops go
-        // up to: the first N files added are the job's, N at most the files added
-        // (init.c fixup_options)
-        if nrfiles && at("nrfiles") > at("filename") && !paths.is_empty() {
+        let nrfiles = nrfiles_after(job, "opendir");
+        if nrfiles && nrfiles_after(job, "filename") && !paths.is_empty() {
             paths.truncate(job.nrfiles as usize);
         }
         if paths.is_empty() && job.fio_persona && job.filename.is_none() && nrfiles {
@@ -687,6 +688,16 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         });
     }
     Ok(paths)
+}
+
+/// Whether the job's last `nrfiles=` comes after its last `key=` (`filename`,
+/// `opendir`): the names `key` added count then as fio 3.33 counts them, `nrfiles=N`
+/// being its count of the job's files, which its file loops go up to: the first N
+/// files added are the job's, N at most the files added (init.c fixup_options), none
+/// for `nrfiles=0`.
+fn nrfiles_after(job: &FioJob, key: &str) -> bool {
+    let at = |k: &str| job.options.iter().rposition(|(o, _)| o == k);
+    at("nrfiles") > at(key)
 }
 
 /// Where thread `t`'s I/O starts in a file of `existing` bytes (fio 3.33's

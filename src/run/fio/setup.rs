@@ -129,18 +129,47 @@ fn empty_rate_logs(plan: &Plan) {
 /// Per job of `cmd`, the setup failure fio 3.33's threads would meet before any I/O —
 /// only under the fio persona (`FioCommand::job_setup_errors`); each failing thread's
 /// first line is said on stderr now, as fio says it while it sets the job up.
-pub(crate) fn failures(cmd: &FioCommand) -> Vec<Option<SetupFail>> {
+/// `iomark run` refuses a job whose data set is below one block before the run (exit
+/// 2: it could move no byte) where the fio persona fails its setup.
+pub(crate) fn failures(cmd: &FioCommand) -> Result<Vec<Option<SetupFail>>, RunError> {
     let mut out = vec![None; cmd.jobs.len()];
-    if !cmd.job_setup_errors {
-        return out;
-    }
     let mut global = 0u32;
     let mut laid = Laid::default();
     for (j, slot) in cmd.jobs.iter().zip(out.iter_mut()) {
-        *slot = failure(j, global, &mut laid);
+        let failed = failure(j, global, &mut laid);
         global += j.numjobs;
+        if cmd.job_setup_errors {
+            *slot = failed;
+        } else if let Some(f) = failed.filter(|f| f.first.as_deref() == Some(BELOW_ONE_BLOCK)) {
+            return Err(below_one_block_refused(j, &f));
+        }
     }
-    out
+    Ok(out)
+}
+
+/// `iomark run`'s refusal of a job whose data set is below its smallest block (`f`:
+/// the setup failure the fio persona reports), naming the files an `offset=` at their
+/// end leaves empty.
+fn below_one_block_refused(job: &FioJob, f: &SetupFail) -> RunError {
+    let empty: Vec<&str> = f
+        .said
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("fio: file ")?
+                .strip_suffix(" may be ignored")
+        })
+        .collect();
+    let at_end = match empty.is_empty() {
+        true => String::new(),
+        false => format!(" (offset= is at the end of {})", empty.join(", ")),
+    };
+    RunError::Plan {
+        job: job.name.clone(),
+        why: format!(
+            "its data set{at_end} is smaller than its smallest block of {} bytes: nothing to read or write (fio 3.33 fails the job: blocksize is larger than data set range)",
+            job.min_bs()
+        ),
+    }
 }
 
 /// The setup failure of `job` (whose first thread is `global` among all), if any, its

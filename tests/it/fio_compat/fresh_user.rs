@@ -421,3 +421,199 @@ fn a_huge_iodepth_on_a_sync_engine_is_capped_with_fios_note() {
         );
     }
 }
+
+/// The tools a side-by-side test of this module runs: iomark as `fio`, and fio 3.33
+/// when it is installed.
+fn tools(test: &str) -> Vec<&'static str> {
+    let mut tools = vec!["iomark"];
+    if need_fio(test) {
+        tools.push("fio");
+    }
+    tools
+}
+
+/// A time with a fraction is its whole part in the option's unit, as fio 3.33's
+/// str_to_decimal reads it: `runtime=1.5` is a 1 s run (`job_runtime` 1000 ms and a
+/// little), `runtime=0.3` is no runtime (with `time_based`, fio's line that it needs
+/// one, and the file read once), `ramp_time=0.5` and `startdelay=1.5` are taken.
+#[test]
+fn a_fractional_time_is_its_whole_part_as_fio() {
+    let d = scratch();
+    let job = [
+        "--name=j",
+        "--size=1m",
+        "--rw=read",
+        "--filename=f",
+        "--output-format=json",
+    ];
+    for tool in tools("a_fractional_time_is_its_whole_part_as_fio") {
+        let timed = [
+            &job[..],
+            &["--ioengine=null", "--time_based", "--runtime=1.5"],
+        ]
+        .concat();
+        let (o, _) = run_in(d.path(), tool, &timed);
+        assert_eq!(o.stderr, "", "{tool}");
+        let ms = o.ok().json_doc()["jobs"][0]["job_runtime"]
+            .as_u64()
+            .unwrap();
+        assert!((1000..1400).contains(&ms), "{tool}: {ms} ms");
+        let short = [&job[..], &["--time_based", "--runtime=0.3"]].concat();
+        let (o, _) = run_in(d.path(), tool, &short);
+        assert_eq!(
+            o.stderr, "fio: time_based requires a runtime/timeout setting\n",
+            "{tool}"
+        );
+        assert_eq!(
+            o.ok().json_doc()["jobs"][0]["read"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        let dry = [
+            &job[..],
+            &["--ramp_time=0.5", "--startdelay=1.5", "--parse-only"],
+        ]
+        .concat();
+        let (o, _) = run_in(d.path(), tool, &dry);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{tool}");
+    }
+}
+
+/// `nrfiles=N` after `filename=` is fio 3.33's count of the job's files: the first N
+/// names are the job's. `filename=f1 nrfiles=0` is a job with no file (no file made,
+/// nothing moved, no job block, exit 0); `filename=f1:f2 nrfiles=1` writes f1 alone, at
+/// the whole `size=`.
+#[test]
+fn nrfiles_after_filename_counts_the_names_as_fio() {
+    let d = scratch();
+    let job = ["--name=j", "--size=1m", "--rw=write", "--ioengine=psync"];
+    for tool in tools("nrfiles_after_filename_counts_the_names_as_fio") {
+        let none = [&job[..], &["--filename=f1", "--nrfiles=0"]].concat();
+        let (o, files) = run_in(d.path(), tool, &none);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert!(files.is_empty(), "{tool}: {files:?}");
+        assert!(!o.stdout.contains("groupid"), "{tool}: {}", o.stdout);
+        let json = [&none[..], &["--output-format=json"]].concat();
+        let (o, _) = run_in(d.path(), tool, &json);
+        let j = &o.ok().json_doc()["jobs"][0];
+        assert_eq!(
+            (j["write"]["io_bytes"].as_u64(), j["error"].as_u64()),
+            (Some(0), Some(0)),
+            "{tool}"
+        );
+        let one = [&job[..], &["--filename=f1:f2", "--nrfiles=1"]].concat();
+        let (o, files) = run_in(d.path(), tool, &one);
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(files, ["f1"], "{tool}");
+        let len = std::fs::metadata(d.path().join(tool).join("f1"))
+            .unwrap()
+            .len();
+        assert_eq!(len, 1 << 20, "{tool}");
+    }
+}
+
+/// `atomic=1` with an engine that issues no RWF_ATOMIC write (posixaio, mmap): fio 3.33
+/// opens the files O_DIRECT and runs the job, and so does iomark as `fio` (1 MiB
+/// written, exit 0). A job that only reads needs no atomic write: `iomark run
+/// --atomic=1 --rw=read` reads a file whose filesystem has none.
+#[test]
+fn atomic_on_engines_without_atomic_writes_runs_as_fio() {
+    let d = scratch();
+    for tool in tools("atomic_on_engines_without_atomic_writes_runs_as_fio") {
+        for engine in ["posixaio", "mmap"] {
+            let e = format!("--ioengine={engine}");
+            let args = [
+                "--name=j",
+                "--size=1m",
+                "--rw=write",
+                "--filename=f",
+                "--atomic=1",
+                &e,
+                "--output-format=json",
+            ];
+            let (o, _) = run_in(d.path(), tool, &args);
+            let j = &o.ok().json_doc()["jobs"][0];
+            assert_eq!(j["write"]["io_bytes"], 1 << 20, "{tool} {engine}");
+            assert_eq!(j["error"], 0, "{tool} {engine}");
+        }
+    }
+    let w = d.path().join("run");
+    std::fs::create_dir_all(&w).unwrap();
+    std::fs::write(w.join("f"), vec![7u8; 1 << 20]).unwrap();
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--rw=read",
+        "--atomic=1",
+        "--output-format=json",
+    ];
+    let o = Iomark::new().dir(&w).arg("run").args(args).run();
+    assert_eq!(o.code, 0, "{}", o.dump());
+    assert_eq!(o.json_doc()["jobs"][0]["read"]["io_bytes"], 1 << 20);
+}
+
+/// `[ global ]` (blanks inside the brackets) is a job named ` global ` in fio 3.33, not
+/// its global section: it reads its 1 MiB file ` global .0.0`, and the job after it,
+/// which got no `size=`, fails its setup (`you need to specify size=`, error 22, exit 1).
+#[test]
+fn a_bracketed_global_with_blanks_is_a_job_as_fio() {
+    let d = scratch();
+    for tool in tools("a_bracketed_global_with_blanks_is_a_job_as_fio") {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        std::fs::write(w.join("g.fio"), "[ global ]\nsize=1m\n[j1]\nrw=write\n").unwrap();
+        let o = cmd.args(["g.fio", "--output-format=json"]).run();
+        assert_eq!(o.code, 1, "{tool}: {}", o.dump());
+        assert!(
+            o.stderr.starts_with("j1: you need to specify size=\n"),
+            "{tool}: {}",
+            o.stderr
+        );
+        let doc = o.json_doc();
+        let jobs: Vec<(&str, u64, u64)> = doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                (
+                    j["jobname"].as_str().unwrap(),
+                    j["read"]["io_bytes"].as_u64().unwrap(),
+                    j["error"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(jobs, [(" global ", 1 << 20, 0), ("j1", 0, 22)], "{tool}");
+        assert!(w.join(" global .0.0").exists(), "{tool}");
+    }
+}
+
+/// `offset=` at the end of a file with no `size=`: the job's data set is empty. As
+/// `fio` the job fails its setup as fio 3.33's (`fio: file f may be ignored`, `fio:
+/// blocksize is larger than data set range`, exit 1); `iomark run` refuses it before the
+/// run (exit 2), naming the file, instead of a run that moves nothing and exits 0.
+#[test]
+fn an_offset_at_the_files_end_is_refused_by_iomark_run() {
+    let d = scratch();
+    std::fs::write(d.path().join("f"), vec![0u8; 1 << 20]).unwrap();
+    let args = ["--name=j", "--filename=f", "--rw=read", "--offset=1m"];
+    let o = as_fio(d.path()).dir(d.path()).args(args).run();
+    assert_eq!(o.code, 1, "{}", o.dump());
+    assert!(
+        o.stderr
+            .contains("fio: blocksize is larger than data set range\n"),
+        "{}",
+        o.stderr
+    );
+    let o = Iomark::new().dir(d.path()).arg("run").args(args).run();
+    assert_eq!(o.code, 2, "{}", o.dump());
+    assert!(
+        o.stderr.contains("(offset= is at the end of f)"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr
+            .contains("smaller than its smallest block of 4096 bytes"),
+        "{}",
+        o.stderr
+    );
+}

@@ -370,3 +370,150 @@ fn each_job_file_after_the_first_starts_afresh_in_its_own_group() {
         assert_eq!(doc["jobs"][0]["jobname"], "j1", "{tool}");
     }
 }
+
+/// Both tools, each in a fresh `d/TOOL` with the job file `job.fio` of two jobs under
+/// a `[global]`: the command and its directory.
+fn with_job_file(d: &std::path::Path, tool: &str) -> (Iomark, std::path::PathBuf) {
+    let (cmd, w) = fio_or_ours_in(tool, d);
+    let text = "[global]\nsize=1m\nbs=8k\n[j1]\nrw=write\n[j2]\nrw=read\n";
+    std::fs::write(w.join("job.fio"), text).unwrap();
+    (cmd, w)
+}
+
+/// `--daemonize=FILE` without `--server`: fio 3.33 backgrounds nothing, writes no pid
+/// file and runs the job in the foreground (its report, exit 0).
+#[test]
+fn daemonize_without_a_server_runs_the_job_in_the_foreground() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let args = [
+            "--daemonize=pidf",
+            "--name=j",
+            "--size=1m",
+            "--rw=write",
+            "--filename=f",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(
+            o.json_doc()["jobs"][0]["write"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        assert!(!w.join("pidf").exists(), "{tool}: no pid file");
+    }
+}
+
+/// `--section=global` is refused as fio 3.33's getopt refuses it: its one line on
+/// stderr, nothing on stdout, exit 1, with or without `--parse-only` or `--showcmd`.
+#[test]
+fn section_global_is_refused_as_fio() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        for extra in [None, Some("--parse-only"), Some("--showcmd")] {
+            let (cmd, _) = with_job_file(d.path(), tool);
+            let o = cmd.arg("--section=global").args(extra).arg("job.fio").run();
+            let got = (o.code, o.stdout.as_str(), o.stderr.as_str());
+            assert_eq!(
+                got,
+                (1, "", "fio: can't use global as only section\n"),
+                "{tool} {extra:?}"
+            );
+        }
+    }
+}
+
+/// `--showcmd` dumps what fio 3.33 read from job files only: a `--section` that names no
+/// job leaves the globals' line (`fio --size=1m --bs=8k `); jobs of the command line
+/// alone print nothing and run nothing (no file made). Exit 0 both.
+#[test]
+fn showcmd_dumps_the_job_files_only_as_fio() {
+    require_fio();
+    let d = scratch();
+    for tool in ["fio", "iomark"] {
+        let (cmd, _) = with_job_file(d.path(), tool);
+        let o = cmd.args(["--showcmd", "--section=none", "job.fio"]).run();
+        assert_eq!(
+            (o.code, o.stdout.as_str()),
+            (0, "fio --size=1m --bs=8k \n"),
+            "{tool}: {}",
+            o.dump()
+        );
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args([
+                "--showcmd",
+                "--name=a",
+                "--size=1m",
+                "--rw=write",
+                "--filename=fa",
+            ])
+            .run();
+        assert_eq!(
+            (o.code, o.stdout.as_str(), o.stderr.as_str()),
+            (0, "", ""),
+            "{tool}"
+        );
+        assert!(!w.join("fa").exists(), "{tool}: --showcmd runs nothing");
+    }
+}
+
+/// A command-line `--name` that no `--section` given before it names is no job in fio
+/// 3.33: the options after it, up to the next `--name`, go to its default job as
+/// globals. `--section=j1 job.fio --name=x --size=1m --rw=write` runs j1 alone (no
+/// `x.0.0`); `--section=x --name=y --size=1m --name=x …` runs x with `size=1m` global.
+#[test]
+fn a_command_line_job_no_section_names_folds_into_the_globals_as_fio() {
+    require_fio();
+    let d = scratch();
+    let names = |o: &Out| -> Vec<String> {
+        let doc = o.json_doc();
+        doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["jobname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for tool in ["fio", "iomark"] {
+        let (cmd, w) = with_job_file(d.path(), tool);
+        let args = [
+            "--section=j1",
+            "job.fio",
+            "--name=x",
+            "--size=1m",
+            "--rw=write",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(names(&o), ["j1"], "{tool}");
+        assert_eq!(
+            o.json_doc()["jobs"][0]["write"]["io_bytes"],
+            1 << 20,
+            "{tool}"
+        );
+        assert!(!w.join("x.0.0").exists(), "{tool}");
+        let (cmd, w) = fio_or_ours_in(tool, d.path());
+        let args = [
+            "--section=x",
+            "--name=y",
+            "--size=1m",
+            "--name=x",
+            "--rw=write",
+            "--filename=fx",
+            "--output-format=json",
+        ];
+        let o = cmd.args(args).run();
+        assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+        assert_eq!(names(&o), ["x"], "{tool}");
+        let doc = o.json_doc();
+        assert_eq!(doc["global options"]["size"], "1m", "{tool}");
+        assert_eq!(doc["jobs"][0]["write"]["io_bytes"], 1 << 20, "{tool}");
+        assert!(!w.join("y.0.0").exists(), "{tool}");
+    }
+}

@@ -229,11 +229,20 @@ fn aux_path(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// `--section=NAME`: run only the job-file sections of that name (and those given by
+/// other `--section`s). `global` is refused as fio 3.33 refuses it while it reads the
+/// command line (its getopt `-x`: the line, exit 1), with or without a job file,
+/// `--parse-only` or `--showcmd`.
 fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let f = named(
         v,
         "--section needs a job-file section name (--section=NAME)",
     )?;
+    if f == "global" {
+        return Err(FioError::FioLines(vec![
+            "fio: can't use global as only section".into(),
+        ]));
+    }
     c.p.cmd.sections.push(f);
     Ok(())
 }
@@ -244,10 +253,7 @@ fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 /// on each interval has its report, as fio's.
 fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
-    let whole = units::fio_number(t, 1000)
-        .filter(|n| n.letters.is_empty() && n.rest.starts_with('.'))
-        .map(|n| Duration::from_secs(n.n.max(0).unsigned_abs()));
-    let d = match whole {
+    let d = match units::fio_time_whole(t, 1_000_000_000) {
         Some(d) => d,
         None => units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?,
     };

@@ -1410,9 +1410,16 @@ impl JobCtx<'_> {
     pub fn size(&self, v: &str) -> Result<u64, FioError> {
         units::fio_size(v, self.job.kb_base).map_err(|e| self.bad(v, e))
     }
-    /// A fio time whose plain number is `unit_ns` ([`units::fio_time`]).
+    /// A fio time whose plain number is `unit_ns` ([`units::fio_time`]). Under the fio
+    /// persona a number with a fraction is its whole part, as fio 3.33 reads it
+    /// ([`units::fio_time_whole`]: `runtime=1.5` is 1 s); `iomark run` refuses the
+    /// fraction naming the same time in a smaller unit.
     pub fn time(&self, v: &str, unit_ns: u64) -> Result<Duration, FioError> {
-        units::fio_time(v, unit_ns).map_err(|e| self.bad(v, e))
+        let whole = || units::fio_time_whole(v, unit_ns).filter(|_| self.job.fio_persona);
+        match units::fio_time(v, unit_ns) {
+            Err(e) => whole().ok_or_else(|| self.bad(v, e)),
+            ok => ok.map_err(|e| self.bad(v, e)),
+        }
     }
     /// A fio boolean ([`units::fio_bool`]: a bare key is true, a number is on unless
     /// its C `int` is 0); `iomark run` also takes the words of [`units::iomark_switch`]
