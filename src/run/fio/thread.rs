@@ -388,9 +388,9 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
             iopoll: job.hipri,
             spin_ns: job.reap_spin_ns,
         },
-        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1): on
-        // virtio it measured faster than batching (bench/RUN_RESULTS.md)
-        batched: false,
+        // one io_uring_enter per I/O at fio's default (iodepth_batch_submit=1), one
+        // per batch of iodepth_batch_submit requests otherwise, as fio commits
+        batched: submit_batch(&plan.work.queue, depth),
         // fio takes iodepth_batch_complete_max completions per reap (default:
         // iodepth_batch_complete_min), then refills those slots at once
         reap_max: reap_max(&plan.work.queue),
@@ -653,8 +653,8 @@ pub(crate) fn start_thread(
 
 /// Requests handed to the kernel at once, the model's `queue.batch` (fio's
 /// `iodepth_batch_submit`, default 1), at most the job's depth: the worker waits for
-/// that many free slots before it submits, and a batching engine (libaio) submits them
-/// with one call.
+/// that many free slots before it submits, and a batching engine (libaio, io_uring)
+/// submits them with one call.
 pub(crate) fn submit_batch(q: &Queue, depth: usize) -> usize {
     (q.batch.max(1) as usize).min(depth)
 }
