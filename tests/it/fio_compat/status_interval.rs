@@ -418,3 +418,34 @@ fn reports_keep_their_deadlines_at_10ms() {
         o.stdout
     );
 }
+
+/// `iomark run --status-interval` in one stream (`2>&1`): the job's header (stdout)
+/// comes before the first progress line (stderr), as fio 3.33's header comes before
+/// its reports; the report follows the lines.
+#[test]
+fn iomark_run_prints_its_header_before_the_progress_lines() {
+    let d = scratch();
+    let both = d.path().join("both.txt");
+    let f = std::fs::File::create(&both).unwrap();
+    let g = f.try_clone().unwrap();
+    let job = paced("h", "700ms");
+    let status = std::process::Command::new(BIN)
+        .current_dir(d.path())
+        .env("IOMARK_HISTORY", "off")
+        .arg("run")
+        .args(with(&job, &["--status-interval=100ms"]))
+        .stdout(g)
+        .stderr(f)
+        .status()
+        .unwrap();
+    let s = std::fs::read_to_string(&both).unwrap();
+    assert_eq!(status.code(), Some(0), "{s}");
+    let at = |what: &str| {
+        s.find(what)
+            .unwrap_or_else(|| panic!("no {what:?} in\n{s}"))
+    };
+    let first = at("[t=");
+    assert!(at("h: (g=0): rw=randread") < first, "{s}");
+    assert!(at("Starting 1 process") < first, "{s}");
+    assert!(first < at("Run status group 0"), "{s}");
+}
