@@ -436,7 +436,8 @@ struct Front<'a> {
 /// and rendered as the final report is, by the same outputs; under MPI rank 0 reports
 /// its own I/O so far, the ranks' records meet only at the end: docs/compat/fio.md);
 /// the fio persona's header, as fio 3.33 prints it, once the files are laid out and
-/// before the first I/O (a many-hosts run's client header waits for every host); the
+/// before the first I/O (a many-hosts run's client header waits for every host), and
+/// `iomark run`'s when `--status-interval` lines will follow it; the
 /// last status line is ended by the report's own empty line when the header came
 /// before the run, and left so before an `--output` file (fio 3.33).
 fn with_hooks<T>(
@@ -469,7 +470,10 @@ fn with_hooks<T>(
     let hooks = runner::Hooks {
         report: (status_reports(persona) && front.rank0)
             .then_some(&status as &runner::StatusReport<'_>),
-        started: (fio && !front.many).then_some(&started as &runner::Started<'_>),
+        // `iomark run`'s `--status-interval` lines on stderr come after the header, as
+        // fio's reports do (its header is on stdout before the first I/O)
+        started: ((fio || cmd.status_interval.is_some()) && !front.many)
+            .then_some(&started as &runner::Started<'_>),
         quiet: !front.rank0,
     };
     let lead_said = front.lead_said;
@@ -855,8 +859,9 @@ fn headed(
         version,
         blank: !fmt.json && !fmt.terse,
         full: fmt.normal,
-        // the fio persona's header is said once, before the run's first I/O
-        said: (persona == Persona::Fio).then(Default::default),
+        // the fio persona's header is said once, before the run's first I/O, and so is
+        // `iomark run`'s when `--status-interval` lines follow it on stderr
+        said: (persona == Persona::Fio || cmd.status_interval.is_some()).then(Default::default),
         stopped_by: (persona == Persona::Fio).then_some(fio_stop_signal as fn() -> _),
         // fio writes the lines it says on stderr into `--output` too; the lines it says
         // on stdout while it reads the jobs (opendir's count) come before the header

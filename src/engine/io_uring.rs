@@ -2,7 +2,9 @@
 //! `io_uring_enter` per request (sysbench's async mode issues one `io_submit` per event;
 //! optionally the submission that fills the queue also waits for a completion in the
 //! same call) or, in batch mode ([`Uring::batched`], fio's `iodepth_batch_submit` > 1),
-//! one `io_uring_enter` per batch at [`Engine::flush`] (fill every free slot, submit once),
+//! one `io_uring_enter` per batch: `submit` queues the entry and hands the queue to the
+//! kernel once the batch is full (fio's `td_io_queue` commits when `iodepth_batch_submit`
+//! requests are queued), a shorter queue at [`Engine::flush`] or before the next wait,
 //! with the file table and the slab's buffers registered once, so the kernel neither
 //! looks up descriptors nor pins pages per request. fsync stays a synchronous syscall,
 //! as in sysbench's async mode. fio's `sqthread_poll` (a kernel thread polls the
@@ -98,7 +100,8 @@ pub struct Uring {
     fixed_files: bool,
     fixed_bufs: bool,
     wait_when_full: bool,
-    batch: bool,
+    /// requests handed to the kernel at once (1: each in its `submit`)
+    batch: usize,
     /// SQEs pushed but not yet handed to the kernel (batch mode)
     unsubmitted: usize,
     /// Completions taken per `reap` (usize::MAX: all that are ready)
@@ -189,7 +192,7 @@ impl Uring {
             fixed_files,
             fixed_bufs,
             wait_when_full: false,
-            batch: false,
+            batch: 1,
             unsubmitted: 0,
             reap_max: usize::MAX,
             write_flags: 0,
@@ -218,10 +221,12 @@ impl Uring {
         self
     }
 
-    /// Batch mode: `submit` only queues; [`Engine::flush`] (or the next `reap`) submits
-    /// everything queued with one system call.
-    pub fn batched(mut self, on: bool) -> Self {
-        self.batch = on;
+    /// Hand requests to the kernel `n` at a time (fio's `iodepth_batch_submit`; 0 and 1:
+    /// each one in its `submit`): `submit` queues, and the one that fills the batch
+    /// submits the queue with one system call; what is left of an unfilled batch goes at
+    /// [`Engine::flush`] (or the next `reap`).
+    pub fn batched(mut self, n: usize) -> Self {
+        self.batch = n.clamp(1, self.depth.max(1));
         self
     }
 
@@ -424,8 +429,13 @@ impl Engine for Uring {
             }
         }
         self.in_flight += 1;
-        if self.batch {
+        if self.batch > 1 {
             self.unsubmitted += 1;
+            if self.unsubmitted >= self.batch {
+                // the batch is full: fio's commit, one io_uring_enter for all of it
+                self.enter(0)?;
+                self.unsubmitted = 0;
+            }
             return Ok(None);
         }
         // When this request fills the queue, submit and wait for a completion in the
@@ -661,21 +671,24 @@ mod tests {
         assert_eq!(slots, (0..8).collect::<Vec<_>>());
     }
 
-    /// Batch mode: `submit` only queues, `flush` hands the whole batch over once, every
-    /// request completes with its full length; per-request mode has nothing to flush.
+    /// Batch mode: `submit` queues and the request that fills a batch hands it over
+    /// (3 at a time: after 8 requests, 2 are left for `flush`; a batch of the whole
+    /// depth goes with the 8th), every request completes with its full length;
+    /// per-request mode has nothing to flush.
     #[test]
-    fn batch_mode_submits_at_flush_and_completes_everything() {
+    fn batch_mode_submits_each_full_batch_and_the_rest_at_flush() {
         if probe_os().is_err() {
             eprintln!("SKIPPED: io_uring is not available here");
             return;
         }
         let (_d, f, slab, bufs) = fixture(7);
-        for batch in [true, false] {
+        for (batch, left) in [(3, 2), (8, 0), (1, 0)] {
             let mut u = Uring::new(vec![f.as_raw_fd()], 8, &bufs)
                 .unwrap()
                 .batched(batch);
             submit_8(&mut u, &slab);
-            assert_eq!(u.flush(), Ok(batch), "batch={batch}");
+            assert_eq!(u.unsubmitted(), left, "batch={batch}");
+            assert_eq!(u.flush(), Ok(left > 0), "batch={batch}");
             assert_eq!(u.flush(), Ok(false), "nothing left to hand over");
             let mut out = Vec::new();
             while out.len() < 8 {

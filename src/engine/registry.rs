@@ -140,8 +140,9 @@ impl Kind {
 pub struct Ring {
     /// setup flags (SQPOLL, IOPOLL, reap spin)
     pub setup: Setup,
-    /// submit in batches at `flush` ([`Uring::batched`])
-    pub batched: bool,
+    /// requests handed to the kernel at once, 0/1 = each in its `submit`
+    /// (fio's iodepth_batch_submit, [`Uring::batched`])
+    pub batched: usize,
     /// completions taken per reap, 0 = all ready ([`Uring::reap_max`])
     pub reap_max: usize,
     /// the submission that fills the queue waits for a completion ([`Uring::wait_when_full`])

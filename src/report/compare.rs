@@ -64,7 +64,37 @@ pub fn load(path: &Path) -> Result<RunResult, String> {
             "{name} is the placeholder of a run that never finished (status \"running\")"
         ));
     }
+    if let Some((field, x)) = negative_rate(&v, "") {
+        return Err(format!(
+            "{name} is not a valid RunResult: \"{field}\" is {x}, and a rate is never negative"
+        ));
+    }
     serde_json::from_value(v).map_err(|e| format!("{name} is not a valid RunResult: {e}"))
+}
+
+/// The first rate of a result that is negative (an IOPS figure, a bandwidth, each
+/// named by its key: `iops`, `…_iops`, `…mb_per_s`), with its path (`jobs[0].read.iops`).
+fn negative_rate(v: &serde_json::Value, at: &str) -> Option<(String, f64)> {
+    use serde_json::Value;
+    let rate = |k: &str| k == "iops" || k.ends_with("_iops") || k.ends_with("mb_per_s");
+    match v {
+        Value::Object(m) => m.iter().find_map(|(k, x)| {
+            let path = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            match x.as_f64() {
+                Some(n) if rate(k) && n < 0.0 => Some((path, n)),
+                _ => negative_rate(x, &path),
+            }
+        }),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| negative_rate(x, &format!("{at}[{i}]"))),
+        _ => None,
+    }
 }
 
 /// A fio terse line first (`3;fio-3.33;NAME;…`, versions 2 to 5): its version field,
@@ -1675,6 +1705,26 @@ type Metric = fn(&Test) -> Option<f64>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A negative rate anywhere in a result is found with its path: `read.iops`,
+    /// a job's direction, a phase's bandwidth; zero and other negative figures pass.
+    #[test]
+    fn a_negative_rate_is_found_by_its_path() {
+        let neg = |t: &str| negative_rate(&serde_json::from_str(t).unwrap(), "");
+        assert_eq!(
+            neg(r#"{"read": {"iops": -5}}"#),
+            Some(("read.iops".into(), -5.0))
+        );
+        assert_eq!(
+            neg(r#"{"jobs": [{"read": {"iops": 1}}, {"write": {"iops": -0.5}}]}"#),
+            Some(("jobs[1].write.iops".into(), -0.5))
+        );
+        assert_eq!(
+            neg(r#"{"phases": [{"mb_per_s": -1}]}"#),
+            Some(("phases[0].mb_per_s".into(), -1.0))
+        );
+        assert_eq!(neg(r#"{"read": {"iops": 0}, "skew_s": -2}"#), None);
+    }
 
     /// A direction of a mixed fio job is a mix row (as fileio's `rndrw`), never a pure
     /// read or write row beside a read-only job's.

@@ -2,7 +2,8 @@
 //! exporter textfile collector (and any OpenMetrics reader): one gauge family per
 //! figure, a sample per run × test (compare's tests, report/compare.rs `tests_of`),
 //! labelled `run` (the history name or file), `command`, `device`, `test`; warnings as
-//! `iomark_warning{id="…"} 1`; and one summary, `iomark_latency_seconds`: the run's
+//! `iomark_warning{id="…"} 1`; `iomark_run_partial` 1 for a run cut short (interrupted,
+//! forced shutdown, failed: its figures cover the part that ran), else 0; and one summary, `iomark_latency_seconds`: the run's
 //! read, write and fsync latency (label `op`) at the quantiles 0.5, 0.9, 0.99 and 0.999
 //! with its `_sum` and `_count`; and a second, `iomark_test_latency_seconds`: each test's
 //! own latency (label `test`, as the gauges name it) where the result measured one (a
@@ -205,7 +206,8 @@ fn command_label(r: &RunResult) -> String {
 impl Reporter<[RunResult]> for OpenMetrics {
     fn render(&self, rs: &[RunResult]) -> Result<Vec<u8>, ReportError> {
         let what = latency_words(rs);
-        let [mut bw, mut iops, mut mean, mut pct, mut warn, mut ended] = families(&what);
+        let [mut bw, mut iops, mut mean, mut pct, mut warn, mut ended, mut partial] =
+            families(&what);
         let mut summary = String::new();
         let mut per_test = String::new();
         let runs = unique(
@@ -225,6 +227,9 @@ impl Reporter<[RunResult]> for OpenMetrics {
             ended
                 .samples
                 .push((base(&[]), r.timestamp_ms as f64 / 1000.0));
+            partial
+                .samples
+                .push((base(&[]), if cut_short(r) { 1.0 } else { 0.0 }));
             let tests = tests_of(r);
             let names = unique(tests.iter().map(|t| t.name.clone()));
             let lats = test_latencies(r);
@@ -272,6 +277,7 @@ impl Reporter<[RunResult]> for OpenMetrics {
         }
         out += &warn.text();
         out += &ended.text();
+        out += &partial.text();
         out += "# EOF\n";
         Ok(out.into_bytes())
     }
@@ -295,10 +301,16 @@ fn latency_words(rs: &[RunResult]) -> String {
     }
 }
 
+/// Whether the run stopped before its end (a signal, `--forced-shutdown`, a failure, or
+/// a phase cut short): its figures cover only the part that ran.
+fn cut_short(r: &RunResult) -> bool {
+    r.status != crate::result::Status::Ok || r.phases.iter().any(|p| p.partial)
+}
+
 /// The metric families of the text, empty: bandwidth, IOPS, mean latency, latency
-/// percentiles, warnings and the run's end; `what` says what a latency is
-/// ([`latency_words`]).
-fn families(what: &str) -> [Family; 6] {
+/// percentiles, warnings, the run's end and whether it was cut short; `what` says what
+/// a latency is ([`latency_words`]).
+fn families(what: &str) -> [Family; 7] {
     let bw = Family::new(
         "iomark_bandwidth_bytes_per_second",
         "Throughput of a test, bytes per second (1 MB/s = 1000000).",
@@ -322,7 +334,11 @@ fn families(what: &str) -> [Family; 6] {
         "iomark_run_end_timestamp_seconds",
         "When the run ended, Unix time in seconds (0: unknown).",
     );
-    [bw, iops, mean, pct, warn, ended]
+    let partial = Family::new(
+        "iomark_run_partial",
+        "1 when the run stopped before its end (interrupted, forced shutdown or failed): its figures cover only the part that ran; 0 when it ran to its end.",
+    );
+    [bw, iops, mean, pct, warn, ended, partial]
 }
 
 #[cfg(test)]
@@ -430,6 +446,39 @@ mod tests {
             .render(&[crate::report::copy_result_warned("m")])
             .unwrap();
         assert!(!String::from_utf8(text).unwrap().contains("summary"));
+    }
+
+    /// A run cut short is marked: `iomark_run_partial` 1 for an interrupted run (its
+    /// figures cover the part that ran) and for a phase stopped early, 0 for a run that
+    /// ran to its end, one sample per run with the run's labels.
+    #[test]
+    fn a_run_cut_short_is_marked_partial() {
+        let whole = crate::report::copy_result_warned("m");
+        let mut cut = whole.clone();
+        cut.status = crate::result::Status::Interrupted;
+        let mut phase_cut = whole.clone();
+        if let Some(p) = phase_cut.phases.first_mut() {
+            p.partial = true;
+        }
+        let om = OpenMetrics {
+            names: vec!["a".into(), "b".into(), "c".into()],
+        };
+        let text = String::from_utf8(om.render(&[whole, cut, phase_cut]).unwrap()).unwrap();
+        let samples: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("iomark_run_partial{"))
+            .collect();
+        assert_eq!(samples.len(), 3, "{text}");
+        assert!(
+            samples[0].starts_with("iomark_run_partial{run=\"a\""),
+            "{text}"
+        );
+        let values: Vec<&str> = samples
+            .iter()
+            .filter_map(|l| l.rsplit(' ').next())
+            .collect();
+        assert_eq!(values, ["0", "1", "1"], "{text}");
+        assert!(text.contains("# TYPE iomark_run_partial gauge\n"), "{text}");
     }
 
     /// fio 3.33's JSON of a sequential psync read (tests/fixtures/fio/seqread-psync.json)

@@ -71,9 +71,9 @@ pub(crate) struct Sampling {
     pub sampler: Option<Sampler>,
     /// with [`RunCtx::report`]: the reported records of the groups that ended
     pub before: Vec<JobRecord>,
-    /// with [`RunCtx::report`]: status reports made (the next is due at this many
-    /// intervals and one after the run's start)
-    pub reports: u32,
+    /// with [`RunCtx::report`]: when the next status report is due, since the run's
+    /// start (none made yet: [`due`]'s first)
+    pub next_report: Option<Duration>,
 }
 
 /// The live counters of `lives` in the sampler's order: reads, writes, bytes read,
@@ -162,6 +162,8 @@ struct Group<'a> {
     /// exitall already applied for the thread
     handled: Vec<bool>,
     last: (Instant, [u64; 4]),
+    /// when the next `--status-interval` line is due, since the run's start
+    line_due: Duration,
     /// a status report asked the threads for their recorders then
     asked: Option<Instant>,
     /// a later stonewall group's wait before it started, ns
@@ -210,6 +212,7 @@ impl<'a> Group<'a> {
             t0: Instant::now(),
             handled: vec![false; th.members.len()],
             last: (Instant::now(), [0u64; 4]),
+            line_due: Duration::ZERO,
             asked: None,
             held_ns,
             th,
@@ -259,12 +262,14 @@ impl<'a> Group<'a> {
         let Some(every) = ctx.cmd.status_interval else {
             return;
         };
-        if self.last.0.elapsed() < every {
+        let now = ctx.run_t0.elapsed();
+        if !expired(self.line_due, now) {
             return;
         }
+        self.line_due = next_due(self.line_due, every, now);
         let sum = live_sum(&self.th.lives);
         let dur = self.last.0.elapsed().as_secs_f64();
-        let iv = status_sample(&sum, &self.last.1, dur, ctx.run_t0.elapsed().as_secs_f64());
+        let iv = status_sample(&sum, &self.last.1, dur, now.as_secs_f64());
         if ctx.report.is_none() && !ctx.quiet {
             (ctx.note)(status_line(
                 &iv,
@@ -291,10 +296,19 @@ impl<'a> Group<'a> {
         let th = self.th;
         let running = |i: usize| !th.fin[i].load(Ordering::Acquire);
         let every = ctx.cmd.status_interval;
-        let interval_due = |made: u32| every.is_some_and(|e| ctx.run_t0.elapsed() >= due(e, made));
         let Some(t) = self.asked else {
             let signalled = crate::run::signals::take_status_request();
-            if signalled || interval_due(sampling.reports) {
+            // fio's status timer (helper_thread.c `eval_timer`): on an interval that
+            // expired, the next deadline is set as the report is asked for
+            let now = ctx.run_t0.elapsed();
+            let timed = every.filter(|&e| {
+                let at = *sampling.next_report.get_or_insert(due(e, 0));
+                expired(at, now)
+            });
+            if let Some(e) = timed {
+                sampling.next_report = sampling.next_report.map(|at| next_due(at, e, now));
+            }
+            if signalled || timed.is_some() {
                 (0..th.lives.len())
                     .filter(|&i| running(i))
                     .for_each(|i| th.lives[i].ask_stats());
@@ -307,15 +321,7 @@ impl<'a> Group<'a> {
             return;
         }
         self.asked = None;
-        // one report per interval (a SIGUSR1's counts as the interval's when that is
-        // due too); intervals missed while waiting are skipped
         let now = ctx.run_t0.elapsed();
-        if let Some(every) = every.filter(|_| interval_due(sampling.reports)) {
-            sampling.reports += 1;
-            while due(every, sampling.reports) <= now && sampling.reports < u32::MAX - 1 {
-                sampling.reports += 1;
-            }
-        }
         let mut all = sampling.before.clone();
         all.extend(self.snapshot(ctx));
         let ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
@@ -441,6 +447,9 @@ impl<'a> Group<'a> {
         let mut abort_rest = false;
         // the intervals start when the threads do
         self.last = (Instant::now(), [0u64; 4]);
+        if let Some(every) = ctx.cmd.status_interval {
+            self.line_due = ctx.run_t0.elapsed().saturating_add(every);
+        }
         // this group's threads count from zero
         if let Some(s) = sampling.sampler.as_mut() {
             s.counters_reset();
@@ -466,10 +475,56 @@ impl<'a> Group<'a> {
                 }
                 return abort_rest;
             }
-            // a status interval under the 10 ms tick is looked at as often as it falls
-            let tick = Duration::from_millis(10);
-            std::thread::sleep(ctx.cmd.status_interval.map_or(tick, |e| e.min(tick)));
+            std::thread::sleep(self.nap(ctx, sampling));
         }
+    }
+
+    /// How long the coordinator sleeps before it looks again: the 10 ms tick, less up
+    /// to the next `--status-interval` deadline (a report is due on its deadline, not an
+    /// interval after the last one ended), and a short poll while a report waits for
+    /// the threads' copies of their recorders.
+    fn nap(&self, ctx: &RunCtx, sampling: &Sampling) -> Duration {
+        let tick = Duration::from_millis(10);
+        let Some(every) = ctx.cmd.status_interval else {
+            return tick;
+        };
+        if self.asked.is_some() {
+            return Duration::from_micros(20);
+        }
+        let due = match (ctx.report, sampling.next_report) {
+            (Some(_), Some(at)) => at,
+            (Some(_), None) => due(every, 0),
+            (None, _) => self.line_due,
+        };
+        let left = due.saturating_sub(ctx.run_t0.elapsed() + TIMER_SLACK);
+        left.clamp(Duration::from_micros(20), tick)
+    }
+}
+
+/// fio's timer accuracy with a timerfd (helper_thread.c `sleep_accuracy_ms`): a timer
+/// within this of its deadline has expired.
+const TIMER_SLACK: Duration = Duration::from_millis(1);
+
+/// Whether a timer with deadline `at` has expired at `now` (fio's `eval_timer`).
+fn expired(at: Duration, now: Duration) -> bool {
+    now.saturating_add(TIMER_SLACK) >= at
+}
+
+/// The deadline after `at` of a timer of period `every` that expired at `now` (fio's
+/// `eval_timer`): one period after the last deadline, whatever the report then costs,
+/// so reports neither drift by their own time nor bunch up; a deadline that would not
+/// fall one period (give or take [`TIMER_SLACK`]) after `now` — the reports fell behind
+/// — starts over from `now`, skipping the missed ones.
+fn next_due(at: Duration, every: Duration, now: Duration) -> Duration {
+    let next = at.saturating_add(every);
+    let ahead = next.checked_sub(now);
+    let (lo, hi) = (
+        every.saturating_sub(TIMER_SLACK),
+        every.saturating_add(TIMER_SLACK),
+    );
+    match ahead {
+        Some(d) if d >= lo && d <= hi => next,
+        _ => now.saturating_add(every),
     }
 }
 
@@ -773,7 +828,7 @@ fn unify_prios(p: &mut Vec<(usize, u16, crate::stats::LatAcc)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{due, unify_prios, unify_rates};
+    use super::{due, expired, next_due, unify_prios, unify_rates};
     use crate::stats::LatAcc;
     use std::time::Duration;
 
@@ -794,6 +849,35 @@ mod tests {
             Duration::from_millis(119_900)
         );
         assert_eq!(due(Duration::MAX, 3), Duration::MAX);
+    }
+
+    /// fio's status timer: the next deadline is one interval after the last one, not
+    /// after the report ended (a report costing 0.3 ms of a 1 ms interval keeps the
+    /// grid), and reports that fell behind start over from now. Over 1 s of 1 ms
+    /// intervals with reports costing 0.3 ms that makes 1000 reports; timing each from
+    /// the end of the last (the drift) made 1000 / 1.3 = 769.
+    #[test]
+    fn status_deadlines_keep_their_grid_as_fios_timer() {
+        let ms = |n: u64| Duration::from_micros(n * 1000);
+        let us = Duration::from_micros;
+        assert_eq!(next_due(ms(5), ms(1), us(5300)), ms(6));
+        assert_eq!(next_due(ms(900), ms(1000), us(900_400)), ms(1900));
+        // 10 ms behind: the missed deadlines are skipped
+        assert_eq!(next_due(ms(5), ms(1), ms(15)), ms(16));
+        assert!(expired(ms(6), us(5001)) && !expired(ms(6), us(4999)));
+        let (every, cost) = (ms(1), us(300));
+        let (mut at, mut now, mut made) = (ms(1), Duration::ZERO, 0);
+        while now < ms(1000) {
+            if expired(at, now) {
+                at = next_due(at, every, now);
+                made += 1;
+                now += cost;
+            } else {
+                // the coordinator sleeps until the deadline is within the slack
+                now = at - ms(1);
+            }
+        }
+        assert_eq!(made, 1000);
     }
 
     /// `unified_rw_reporting=mixed`: fio 3.33 sums the directions' samples (`fio

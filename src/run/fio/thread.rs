@@ -9,7 +9,7 @@
 
 use crate::engine::buffers::Slab;
 use crate::engine::io_uring;
-use crate::engine::registry::{NativeAio, NoData, Ring, Spec};
+use crate::engine::registry::{NativeAio, NoData, Refused, Ring, Spec};
 use crate::engine::{Engine, IoErr};
 use crate::files::dataset::{self};
 use crate::files::strerror;
@@ -388,9 +388,9 @@ fn engine_spec(plan: &Plan, spec: Spec<'static>, advice: Option<libc::c_int>) ->
             iopoll: job.hipri,
             spin_ns: job.reap_spin_ns,
         },
-        // one io_uring_enter per I/O, fio's default (iodepth_batch_submit=1): on
-        // virtio it measured faster than batching (bench/RUN_RESULTS.md)
-        batched: false,
+        // one io_uring_enter per I/O at fio's default (iodepth_batch_submit=1), one
+        // per batch of iodepth_batch_submit requests otherwise, as fio commits
+        batched: submit_batch(&plan.work.queue, depth),
         // fio takes iodepth_batch_complete_max completions per reap (default:
         // iodepth_batch_complete_min), then refills those slots at once
         reap_max: reap_max(&plan.work.queue),
@@ -488,21 +488,40 @@ fn drive(
     d: FioDrive<'_, '_>,
 ) -> Result<(JobRecord, Option<RunError>), RunError> {
     let job = plan.job.name.clone();
-    t.run(spec, d).or_else(|r| match r.net_errno() {
-        Some(errno) => {
-            let e = RunError::Net {
-                job,
-                why: r.why(),
-                errno,
-            };
-            Ok((empty_record(plan), Some(e)))
+    t.run(spec, d).or_else(|r| {
+        // the fio persona: a queue the kernel refused fails the thread as fio's
+        if let Some(account) = queue_init_failure(&r).filter(|_| plan.fio_errors) {
+            return Ok((failed_thread(plan, account.in_setup()), None));
         }
-        None => Err(RunError::Engine {
-            job,
-            engine: r.engine.name(),
-            why: r.why(),
-        }),
+        match r.net_errno() {
+            Some(errno) => {
+                let e = RunError::Net {
+                    job,
+                    why: r.why(),
+                    errno,
+                };
+                Ok((empty_record(plan), Some(e)))
+            }
+            None => Err(RunError::Engine {
+                job,
+                engine: r.engine.name(),
+                why: r.why(),
+            }),
+        }
     })
+}
+
+/// fio 3.33's account of a queue the kernel refused as the engine set it up
+/// (`io_queue_init`: libaio's io_setup, io_uring's io_uring_setup — an `iodepth` above
+/// aio-max-nr or IORING_MAX_ENTRIES): the thread fails before any request.
+fn queue_init_failure(r: &crate::run::worker::thread::Refusal) -> Option<FioAccount> {
+    let (file, line, e) = match &r.cause {
+        Refused::Aio(e) => ("engines/libaio.c", 485, e),
+        Refused::Ring(e) => ("engines/io_uring.c", 998, e),
+        _ => return None,
+    };
+    let errno = e.raw_os_error()?;
+    Some(FioAccount::new(file, line, "io_queue_init", errno))
 }
 
 /// The worker of one job thread, driven on the engine the shell built.
@@ -653,8 +672,8 @@ pub(crate) fn start_thread(
 
 /// Requests handed to the kernel at once, the model's `queue.batch` (fio's
 /// `iodepth_batch_submit`, default 1), at most the job's depth: the worker waits for
-/// that many free slots before it submits, and a batching engine (libaio) submits them
-/// with one call.
+/// that many free slots before it submits, and a batching engine (libaio, io_uring)
+/// submits them with one call.
 pub(crate) fn submit_batch(q: &Queue, depth: usize) -> usize {
     (q.batch.max(1) as usize).min(depth)
 }

@@ -245,6 +245,9 @@ pub struct Io<'a, E, T> {
     /// slots parked in the engine's batch, not handed to the device yet, in order
     /// ([`Io::handed_over`])
     unsent: Vec<usize>,
+    /// the batches handed over since the rules last took them ([`Io::take_handed`]):
+    /// requests in the batch and requests in flight then (fio's commit)
+    handed: Vec<(usize, usize)>,
 }
 
 impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
@@ -267,14 +270,16 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
             comps: Vec::with_capacity(depth),
             fresh: None,
             unsent: Vec::with_capacity(depth),
+            handed: Vec::new(),
         }
     }
 
     /// After a request parked in `slot` (none: a reap) at tick `t`: the requests of the
     /// engine's batch it has handed to the device since end their submission at `t`, as
     /// fio's slat ends when the batch's commit returns (libaio's io_submit, io_uring's
-    /// enter), not when each was queued. Nothing to do for an engine that hands each
-    /// request over inside `submit`.
+    /// enter), not when each was queued; the batch is noted with the requests in flight
+    /// then ([`Io::take_handed`]). Nothing to do for an engine that hands each request
+    /// over inside `submit`.
     #[inline(always)]
     fn handed_over(&mut self, slot: Option<usize>, t: u64) {
         let left = self.eng.unsubmitted();
@@ -283,9 +288,26 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
         }
         self.unsent.extend(slot);
         let sent = self.unsent.len().saturating_sub(left);
+        if sent > 0 {
+            self.handed.push((sent, self.in_flight));
+        }
         for s in self.unsent.drain(..sent) {
             self.parked[s].t1 = t;
         }
+    }
+
+    /// The batches a batching engine handed to the device since the last call, each as
+    /// (its requests, the requests in flight then, the batch included): fio's commit
+    /// marks its depth level and its submission count there (`td_io_commit`).
+    #[inline(always)]
+    pub fn take_handed(&mut self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.handed.drain(..)
+    }
+
+    /// Requests parked in the engine's batch, not handed to the device yet.
+    #[inline(always)]
+    pub fn unsent(&self) -> usize {
+        self.unsent.len()
     }
 
     /// Requests queued and not yet reaped.
@@ -643,8 +665,8 @@ fn submitted<E: Engine, R: Rules>(
         }
         Ok(None) => {
             io.parked[slot] = Parked { req: *req, t0, t1 };
-            io.handed_over(Some(slot), t1);
             io.in_flight += 1;
+            io.handed_over(Some(slot), t1);
             Ok(Submitted::Queued)
         }
         Err(e) => {
@@ -693,7 +715,8 @@ mod tests {
 
     /// fio's slat of a batched request ends when its batch is handed over: the first
     /// three of a batch of four end at the fourth's submit (tick 40), the next two,
-    /// left in an unfilled batch, at the flush before the reap, not at their own submit.
+    /// left in an unfilled batch, at the flush before the reap, not at their own submit;
+    /// each batch is noted with the requests in flight at its hand-over (fio's commit).
     #[test]
     fn a_batched_requests_submission_ends_when_its_batch_is_handed_over() {
         let mut eng = Batching {
@@ -709,16 +732,19 @@ mod tests {
             let t1 = 10 * (slot as u64 + 1);
             io.eng.submit(slot, &req).unwrap();
             io.parked[slot].t1 = t1;
+            io.in_flight += 1;
             io.handed_over(Some(slot), t1);
         }
         let t1: Vec<u64> = io.parked[..6].iter().map(|p| p.t1).collect();
         assert_eq!(t1, [40, 40, 40, 40, 50, 60]);
+        assert_eq!(io.take_handed().collect::<Vec<_>>(), [(4, 4)]);
         assert_eq!(io.unsent, [4, 5]);
         io.eng.flush().unwrap();
         io.handed_over(None, 75);
         let t1: Vec<u64> = io.parked[..6].iter().map(|p| p.t1).collect();
         assert_eq!(t1, [40, 40, 40, 40, 75, 75]);
         assert!(io.unsent.is_empty());
+        assert_eq!(io.take_handed().collect::<Vec<_>>(), [(2, 6)]);
         assert_eq!(io.eng.sent, 6);
     }
 

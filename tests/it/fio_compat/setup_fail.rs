@@ -398,3 +398,88 @@ fn zbd_on_a_file_smaller_than_one_zone_fails_the_job_as_fio() {
         assert_eq!(f.code, 0, "fio: {}", f.dump());
     }
 }
+
+/// `s` with every `pid=N` made `pid=P`.
+fn no_pids(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("pid=") {
+        out.push_str(&rest[..i + 4]);
+        rest = rest[i + 4..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('P');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `iodepth=100000` on libaio and io_uring: fio 3.33 lays the file out, then the
+/// thread fails as the engine sets its queue up (`io_queue_init`: io_setup refuses more
+/// than aio-max-nr events with EAGAIN, io_uring_setup more than 32768 entries with
+/// EINVAL): its `fio: pid=N, err=…` line on stdout, `Run status group 0` without
+/// figures, nothing on stderr, exit 1. iomark refused the job before the run (exit 1,
+/// no file). libaio is checked where aio-max-nr is under 100000 (the kernel's default
+/// is 65536).
+#[test]
+fn a_queue_the_kernel_refuses_fails_the_thread_at_io_queue_init() {
+    let test = "a_queue_the_kernel_refuses_fails_the_thread_at_io_queue_init";
+    let aio_max: u64 = std::fs::read_to_string("/proc/sys/fs/aio-max-nr")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(u64::MAX);
+    let cases = [
+        (
+            "io_uring",
+            "err=22/file:engines/io_uring.c:998, func=io_queue_init, error=Invalid argument",
+        ),
+        (
+            "libaio",
+            "err=11/file:engines/libaio.c:485, func=io_queue_init, error=Resource temporarily unavailable",
+        ),
+    ];
+    for (engine, account) in cases {
+        if engine == "libaio" && aio_max >= 100_000 {
+            absent_here(format_args!("{test}: aio-max-nr is {aio_max}"));
+            continue;
+        }
+        let d = scratch();
+        let eng = format!("--ioengine={engine}");
+        let args = [
+            "--name=j",
+            "--filename=f",
+            "--size=1M",
+            "--bs=4k",
+            "--rw=randread",
+            &eng,
+            "--iodepth=100000",
+        ];
+        let i = as_fio(d.path()).dir(d.path()).args(args).run();
+        assert_eq!(
+            (i.code, i.stderr.as_str()),
+            (1, ""),
+            "{engine}: {}",
+            i.dump()
+        );
+        let want = format!(
+            "j: Laying out IO file (1 file / 1MiB)\nfio: pid=P, {account}\n\n\nRun status group 0 (all jobs):\n"
+        );
+        // the report ends there (then the disk's lines where the file is on one)
+        let upto = |o: &Out| -> String {
+            let s = no_pids(&o.stdout);
+            s.split("\nDisk stats")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(upto(&i).ends_with(&want), "{engine}: {}", i.stdout);
+        let len = std::fs::metadata(d.path().join("f")).map(|m| m.len());
+        assert_eq!(len.ok(), Some(1 << 20), "{engine}: the file is laid out");
+        if need_fio(test) {
+            let fd = scratch();
+            let f = fio_cmd().dir(fd.path()).args(args).run();
+            assert_eq!(f.code, i.code, "{engine}: {}", f.dump());
+            assert_eq!(upto(&i), upto(&f), "{engine}");
+            let disk = |o: &Out| o.stdout.contains("\nDisk stats");
+            assert_eq!(disk(&i), disk(&f), "{engine}: {}\n{}", i.stdout, f.stdout);
+        }
+    }
+}

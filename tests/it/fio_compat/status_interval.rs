@@ -377,3 +377,75 @@ fn an_interval_under_100ms_reports_as_fio() {
     assert!(kib.windows(2).all(|w| w[0] <= w[1]), "{kib:?}");
     assert!(*kib.last().unwrap() > 0, "{kib:?}");
 }
+
+/// Reports 10 ms apart fall on their deadlines, as fio's status timer sets them (one
+/// interval after the last deadline, not after the last report ended): a job of 400
+/// requests paced at 1000 IOPS (about 400 ms) writes a terse line per interval and the
+/// final one — at most its runtime / 10 + 2, and more than 6 in 10 of runtime / 10
+/// (timed from the end of the last report, which waited an interval for the threads'
+/// copies, they came at most every other interval).
+#[test]
+fn reports_keep_their_deadlines_at_10ms() {
+    let d = scratch();
+    let args = [
+        "--name=a",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1g",
+        "--rate_iops=1000",
+        "--number_ios=400",
+        "--status-interval=10ms",
+        "--minimal",
+    ];
+    let o = fio(d.path(), &args).ok();
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    // terse v3: field 9 is the read runtime in ms
+    let field = |l: &str, i: usize| -> u64 { l.split(';').nth(i).unwrap().parse().unwrap() };
+    let last = lines.last().expect("the final report");
+    assert_eq!(field(last, 5), 400 * 4, "{last}");
+    let runtime = field(last, 8);
+    assert!(runtime >= 390, "{last}");
+    let n = lines.len() as u64;
+    assert!(
+        n <= runtime / 10 + 2,
+        "{n} reports in {runtime} ms\n{}",
+        o.stdout
+    );
+    assert!(
+        n * 10 * 10 > runtime * 6,
+        "{n} reports in {runtime} ms\n{}",
+        o.stdout
+    );
+}
+
+/// `iomark run --status-interval` in one stream (`2>&1`): the job's header (stdout)
+/// comes before the first progress line (stderr), as fio 3.33's header comes before
+/// its reports; the report follows the lines.
+#[test]
+fn iomark_run_prints_its_header_before_the_progress_lines() {
+    let d = scratch();
+    let both = d.path().join("both.txt");
+    let f = std::fs::File::create(&both).unwrap();
+    let g = f.try_clone().unwrap();
+    let job = paced("h", "700ms");
+    let status = std::process::Command::new(BIN)
+        .current_dir(d.path())
+        .env("IOMARK_HISTORY", "off")
+        .arg("run")
+        .args(with(&job, &["--status-interval=100ms"]))
+        .stdout(g)
+        .stderr(f)
+        .status()
+        .unwrap();
+    let s = std::fs::read_to_string(&both).unwrap();
+    assert_eq!(status.code(), Some(0), "{s}");
+    let at = |what: &str| {
+        s.find(what)
+            .unwrap_or_else(|| panic!("no {what:?} in\n{s}"))
+    };
+    let first = at("[t=");
+    assert!(at("h: (g=0): rw=randread") < first, "{s}");
+    assert!(at("Starting 1 process") < first, "{s}");
+    assert!(first < at("Run status group 0"), "{s}");
+}

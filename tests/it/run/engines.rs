@@ -1,6 +1,7 @@
 //! `iomark run` engine options: the io_uring → psync fallback when the
 //! kernel denies io_uring (injected with the test-only `IOMARK_TEST_DENY_IO_URING=1`),
-//! `--engine-strict`, `sqthread_poll`/`sqthread_poll_cpu`, and `hipri`'s rules.
+//! `--engine-strict`, `sqthread_poll`/`sqthread_poll_cpu`, `hipri`'s rules, and how
+//! libaio and io_uring hand a batch of `iodepth_batch_submit` requests over.
 
 use crate::util::*;
 
@@ -294,5 +295,49 @@ fn io_uring_qd32_counts_every_io_and_splits_latency() {
         assert!(s > 0.0 && c > 0.0, "slat {s} clat {c}");
         assert!((s + c - l).abs() <= 1e-6 * l + 1.0, "{s} + {c} != {l}");
         assert_eq!(d["slat_ns"]["N"], d["clat_ns"]["N"]);
+    }
+}
+
+/// `iodepth_batch_submit=8` at iodepth 32 with `iodepth_batch_complete_min=8`: libaio
+/// and io_uring hand the queue to the kernel whenever 8 requests are queued, one
+/// submission per batch, as fio 3.33's `td_io_queue` commits (io_uring submitted each
+/// request in its own `io_uring_enter`, and the first fill counted as one submission of
+/// 32). 1024 requests: 4 batches fill the queue (in flight at their hand-over 8, 16,
+/// 24, 32), then each reap of 8 is refilled by one batch at 32, so every submission is
+/// of 8 (128 of them) and the depth levels are 8/1024, 16/1024 and 1000/1024 — fio's
+/// own figures for this job.
+#[test]
+fn a_submit_batch_is_handed_over_whole_as_fios_commit() {
+    if !io_uring_works() {
+        skip("io_uring is not available here");
+        return;
+    }
+    let d = scratch();
+    for engine in ["libaio", "io_uring"] {
+        let r = iomark(
+            d.path(),
+            &[],
+            &[
+                "--name=b",
+                &format!("--ioengine={engine}"),
+                "--iodepth=32",
+                "--iodepth_batch_submit=8",
+                "--iodepth_batch_complete_min=8",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=4m",
+                "--filename=f",
+                "--output-format=json",
+            ],
+        );
+        assert_eq!(r.code, 0, "{engine}: {}", r.stderr);
+        let j = &r.json()["jobs"][0];
+        assert_eq!(j["read"]["total_ios"], 1024, "{engine}");
+        assert_eq!(j["read"]["slat_ns"]["N"], 1024, "{engine}");
+        let pct = |k: &str, b: &str| j[k][b].as_f64().unwrap();
+        assert_eq!(pct("iodepth_submit", "8"), 100.0, "{engine}: {j}");
+        assert_eq!(pct("iodepth_submit", "32"), 0.0, "{engine}: {j}");
+        let levels = ["8", "16", "32"].map(|b| pct("iodepth_level", b));
+        assert_eq!(levels, [0.78125, 1.5625, 97.65625], "{engine}: {j}");
     }
 }

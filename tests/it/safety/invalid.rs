@@ -182,6 +182,7 @@ const CASES: &[(&str, i32, &str)] = &[
     ("compare @IN/trunc.json", 2, "trunc.json is not JSON"),
     ("compare @IN/bin.json", 2, "bin.json"),
     ("compare @IN/empty.json", 2, "empty.json is not JSON"),
+    ("compare @IN/negative.json", 2, "\"read.iops\" is -5, and a rate is never negative"),
     ("compare @IN/v99.json @IN/other.json --label=a --label=b --label=c", 2, "3 --label values for 2 files"),
     // ---- diagnose
     ("diagnose --rated-read=fast", 2, "'--rated-read <MB/s>'"),
@@ -259,6 +260,11 @@ fn inputs(dir: &Path) {
     std::fs::write(dir.join("trunc.json"), "[1,2").unwrap();
     std::fs::write(dir.join("bin.json"), [0xffu8, 0xfe, 0x00]).unwrap();
     std::fs::write(dir.join("empty.json"), "").unwrap();
+    std::fs::write(
+        dir.join("negative.json"),
+        r#"{"schema_version": 1, "tool": "iomark", "read": {"iops": -5}}"#,
+    )
+    .unwrap();
 }
 
 #[test]

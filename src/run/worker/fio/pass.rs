@@ -65,6 +65,10 @@ pub(super) struct FioRules<'a> {
     /// each queued request is a submission of its own (`iodepth_batch_submit` of 1 on
     /// an engine that queues): fio's `iodepth_submit` counts one per request
     submit_each: bool,
+    /// `iodepth_batch_submit` above 1: on an engine that hands batches over (libaio,
+    /// io_uring) the depth level and the submission count are marked per batch handed
+    /// over, as fio's commit marks them ([`FioRules::commits`])
+    batched: bool,
     /// this thread's share among the jobs of its flow_id (run/control/flow.rs)
     flow: Option<FlowMember>,
     flow_held: bool,
@@ -160,6 +164,7 @@ impl<'a> FioRules<'a> {
             },
             draining: false,
             submit_each: plan.thread_job.engine.queues() && q.batch <= 1,
+            batched: q.batch > 1,
             flow,
             flow_held: false,
             paced_reap: false,
@@ -256,7 +261,9 @@ impl<'a> FioRules<'a> {
     ) -> Next {
         match self.w.take_resid(io.buf(slot), slot) {
             Some(r) => {
-                self.st.depth.mark_level(io.in_flight() + 1);
+                if !self.commits::<E>() {
+                    self.st.depth.mark_level(io.in_flight() + 1);
+                }
                 *req = r;
                 if self.trace_io {
                     let f = &self.w.plan.files[r.io.file].path;
@@ -543,6 +550,24 @@ impl FioRules<'_> {
         Ok(None)
     }
 
+    /// Whether this engine's requests are marked per batch handed over
+    /// (`iodepth_batch_submit` above 1 on libaio or io_uring, fio's commit).
+    #[inline(always)]
+    fn commits<E: Engine>(&self) -> bool {
+        use crate::util::engines::Kind;
+        self.batched && matches!(E::KIND, Kind::Libaio | Kind::IoUring)
+    }
+
+    /// fio's commit of each batch the engine handed over since the last call: its
+    /// requests' depth level (the requests in flight then, fio's `cur_depth`) and one
+    /// submission of its size (`io_u_mark_depth`, `io_u_mark_submit`).
+    #[inline(always)]
+    fn handed<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) {
+        for (n, level) in io.take_handed() {
+            self.st.depth.handed(n, level);
+        }
+    }
+
     /// The request for `slot` made ready, in place: its write data, the depth it is
     /// issued at, the engine request and its tag, and its `--debug=io` lines.
     #[inline(always)]
@@ -558,8 +583,11 @@ impl FioRules<'_> {
         if op == Op::Write && !self.w.fds.is_empty() {
             self.fill_write(buf, file, offset, bs);
         }
-        // fio's iodepth_level (in flight at submit, this one included)
-        self.st.depth.mark_level(io.in_flight() + 1);
+        // fio's iodepth_level (in flight at submit, this one included); a batching
+        // engine's at the batch's hand-over ([`FioRules::handed`])
+        if op == Op::Trim || !self.commits::<E>() {
+            self.st.depth.mark_level(io.in_flight() + 1);
+        }
         *req = Req {
             io: IoReq {
                 dir: if op == Op::Write {
@@ -597,6 +625,8 @@ impl<'a> Rules for FioRules<'a> {
     #[inline(always)]
     fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
         let clock = self.w.clock;
+        // the batches the reap's flush handed over (counted before a ramp's end resets)
+        self.handed(io);
         // fio checks after each submit and the reap a full queue makes: here, after
         // the loop's reap (a think just taken is not checked again)
         if self.uses.think && std::mem::take(&mut self.reaped) && !self.done(now) {
@@ -788,6 +818,7 @@ impl<'a> Rules for FioRules<'a> {
             // fio's iodepth_submit: one submission per request
             self.st.depth.end_submit(false);
         }
+        self.handed(io);
         if std::mem::take(&mut self.drain_due) {
             io.drain(self)?;
         }
@@ -894,6 +925,12 @@ impl<'a> Rules for FioRules<'a> {
             return e;
         }
         if e.refused_at_commit() {
+            if self.commits::<E>() {
+                // fio marks the batch's depth before its commit: the refused one and
+                // those queued before it, at the depth they make together
+                let level = io.in_flight() + 1;
+                (0..=io.unsent()).for_each(|_| self.st.depth.mark_level(level));
+            }
             // fio counts a submission when its commit succeeds: the requests of the
             // refused commit (one, or the batch of `iodepth_batch_submit`) are not
             self.st.depth.unsubmitted(u64::MAX);
@@ -938,6 +975,7 @@ impl<'a> Rules for FioRules<'a> {
     }
 
     fn finish<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        self.handed(io);
         // the thread leaves its flow when its I/O phase ends (fio: when the job exits)
         self.flow = None;
         if self.w.mismatch_stop {
