@@ -152,3 +152,49 @@ fn faults_reach_every_engine_of_run() {
         assert_eq!(bytes, (ios - 1) * 4096, "{engine}: {w}");
     }
 }
+
+/// fio's rules take a lean path for a job that uses none of the features consulted per
+/// request (src/run/worker/fio/pass.rs, `lean_of`); `max_latency=10s`, which no null
+/// request comes near, puts the same job on the full path and changes nothing else.
+/// Both account the same requests: the bytes and I/Os of each direction (4 MiB in
+/// 1,024 requests of 4 KiB), the depth levels and the submit and complete counts, for
+/// a sequential read, a random read and a random write.
+#[test]
+fn the_lean_path_accounts_a_job_as_the_full_one() {
+    let d = scratch();
+    for (rw, dir) in [
+        ("read", "read"),
+        ("randread", "read"),
+        ("randwrite", "write"),
+    ] {
+        let figures = |extra: Option<&str>| {
+            let rw = format!("--rw={rw}");
+            let mut a = vec![
+                "--output-format=json",
+                "--name=j",
+                "--ioengine=null",
+                "--bs=4k",
+                "--size=4m",
+                "--randseed=7",
+                rw.as_str(),
+            ];
+            a.extend(extra);
+            let v = run(d.path(), &a).ok().json();
+            let j = v["jobs"][0].clone();
+            let moved = ["read", "write"].map(|k| {
+                [
+                    at_u64(&j, &format!("/{k}/io_bytes")),
+                    at_u64(&j, &format!("/{k}/total_ios")),
+                ]
+            });
+            let depths =
+                ["iodepth_level", "iodepth_submit", "iodepth_complete"].map(|k| j[k].clone());
+            (moved, depths)
+        };
+        let lean = figures(None);
+        let (moved, idle) = if dir == "read" { (0, 1) } else { (1, 0) };
+        assert_eq!(lean.0[moved], [4 << 20, 1024], "{rw}: {:?}", lean.0);
+        assert_eq!(lean.0[idle], [0, 0], "{rw}: {:?}", lean.0);
+        assert_eq!(figures(Some("--max_latency=10s")), lean, "{rw}");
+    }
+}

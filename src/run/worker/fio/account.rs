@@ -382,6 +382,44 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// [`Worker::complete`] of a request that moved its bytes in a lean job
+    /// (`FioRules::lean`: no verify or saved state, priorities, latency limits or logs):
+    /// counted, its latencies recorded once measured, the live counters and per-I/O
+    /// samples.
+    #[inline(always)]
+    pub(super) fn complete_lean(
+        &mut self,
+        st: &mut JobStats,
+        s: &Slot,
+        slat: Option<u64>,
+        clat: u64,
+        lat: u64,
+    ) {
+        let d = match s.tag.op {
+            Op::Read => {
+                self.vreads += 1;
+                &mut st.read
+            }
+            Op::Write => &mut st.write,
+            Op::Trim => &mut st.trim,
+        };
+        d.ios += 1;
+        d.bytes += s.io.len as u64;
+        if !s.tag.measured {
+            return;
+        }
+        let counted = [d.bytes, d.ios];
+        if !self.uses.gtod_reduce {
+            add_latencies(d, slat, clat, lat);
+        }
+        if let Some(l) = self.live {
+            publish(l, st, s.tag.op, counted, self.uses.ss_lat);
+        }
+        if self.uses.unit != [false; 2] {
+            unit_sample(st, self.uses.unit, s.tag.op.idx(), s.io.len as u64, clat);
+        }
+    }
+
     /// The verify side of a completed request: a write's block is recorded as written,
     /// a read counted; fio verifies plain reads of jobs that only read (a job that
     /// writes checks what it wrote: backlog and read-back phase), so such a read's data

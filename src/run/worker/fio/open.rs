@@ -52,6 +52,12 @@ impl OpenFiles {
         }
     }
 
+    /// Whether fewer files may be open than the job has (`openfiles`): requests in
+    /// flight are counted per file.
+    pub(super) fn limited(&self) -> bool {
+        self.limited
+    }
+
     /// Whether `file` is open and not closing: it may take requests.
     #[inline(always)]
     pub(super) fn serves(&self, file: usize) -> bool {

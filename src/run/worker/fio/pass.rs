@@ -107,6 +107,10 @@ pub(super) struct FioRules<'a> {
     /// the job has a hook of the pass top that most jobs lack: latency_target, a
     /// minimum rate or write-then-verify rounds ([`FioRules::run_pass_hooks`])
     pass_hooks: bool,
+    /// the job uses none of the per-request features (decided once, [`lean_of`]): a
+    /// request is picked, counted, issued and accounted without consulting them
+    /// ([`FioRules::next_lean`], [`FioRules::after_lean`], [`Worker::complete_lean`])
+    lean: bool,
 }
 
 impl<'a> FioRules<'a> {
@@ -131,6 +135,7 @@ impl<'a> FioRules<'a> {
         } else {
             b'/'
         });
+        let lean = lean_of(&w, flow.is_none());
         FioRules {
             start,
             ramp_end,
@@ -185,6 +190,7 @@ impl<'a> FioRules<'a> {
             timed_out: false,
             trace_io: crate::util::debug::on("io"),
             pass_hooks: w.lat_target.is_some() || w.uses.min_rate || plan.verify_cycle > 0,
+            lean,
             w,
             st,
         }
@@ -615,6 +621,118 @@ impl FioRules<'_> {
     }
 }
 
+impl FioRules<'_> {
+    /// The end of `ramp_time`, seen at tick `now`: the measured run starts.
+    #[cold]
+    fn ramp_over(&mut self, now: u64) {
+        let clock = self.w.clock;
+        self.measuring = true;
+        // fio's reset_all_stats zeroes the thinktime_blocks counts, the requests
+        // and bytes issued and done
+        self.w.think_blocks = 0;
+        (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
+        self.round_bytes = 0;
+        self.w.mix_zero();
+        self.st.depth.restart();
+        for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
+            (d.ios, d.bytes, d.short, d.unfilled, d.failed) = (0, 0, 0, 0, 0);
+        }
+        self.measure_start = now;
+        // fio's runtime counts from the epoch its ramp_time_over resets to the
+        // moment it saw the ramp's end: the measured run is never shorter than it
+        if let Some(r) = self.w.plan.thread_job.time {
+            self.deadline = Some(now + clock.ticks(r));
+            self.samp.set_end(self.deadline);
+        }
+        self.w.phase(b'*');
+        let ios = self.ios();
+        if let Some(l) = &mut self.w.lat_target {
+            l.new_cycle(clock.ns(self.start, now), ios);
+        }
+    }
+
+    /// Whether a submit pass runs now (not when `done`). Every free slot is filled, as
+    /// fio's do_io does; `iodepth_batch_submit` is how many queued requests the engine
+    /// hands the kernel at once (engine/libaio.rs, engine/io_uring.rs), and a reap hands
+    /// over what is still queued; a queue that filled up under `iodepth_low` first
+    /// drains to it.
+    #[inline(always)]
+    fn may_submit<E: Engine>(&mut self, io: &Io<'_, E, Tag>, done: bool) -> Pass {
+        if self.draining && io.in_flight() <= self.low {
+            self.draining = false;
+        }
+        let submit = !done && io.in_flight() < self.cap && !self.draining;
+        Pass { done, submit }
+    }
+
+    /// [`Rules::top`] of a lean job (`lean`): the ramp's end, the samples and the
+    /// status report's copy, the job's end; no think time, pass hooks or backlog.
+    #[inline(always)]
+    fn top_lean<E: Engine>(&mut self, io: &Io<'_, E, Tag>, now: u64) -> Pass {
+        if !self.measuring && now >= self.ramp_end {
+            self.ramp_over(now);
+        }
+        if self.measuring && now >= self.samp.next {
+            self.sample(now);
+        }
+        if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
+            self.give_stats(l, now);
+        }
+        let done = self.done(now) && !self.w.has_resid();
+        if done && !self.ended {
+            self.ended = true;
+            self.timed_out = self.deadline.is_some_and(|d| now >= d);
+        }
+        self.may_submit(io, done)
+    }
+
+    /// [`Rules::next`] of a lean job (`lean`): the request picked, its coverage,
+    /// counted against the limits and made ready; a short transfer's rest first.
+    #[inline(always)]
+    fn next_lean<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        slot: usize,
+        req: &mut Req<Tag>,
+    ) -> Next {
+        if self.w.has_resid() {
+            return self.reissue(io, slot, req);
+        }
+        let Some((op, file, offset, bs)) = self.w.next_request() else {
+            return Next::Break;
+        };
+        if self.w.zone_eof {
+            return Next::Break;
+        }
+        let plan = self.w.plan;
+        if let Some(c) = &mut self.w.cov {
+            c.touch(file, offset - plan.regions[file].0, bs);
+        }
+        // `count_issued` without a trimwrite pair, a mix, rounds or a pass that ends
+        self.issued_bytes += bs;
+        self.round_bytes += bs;
+        self.issued_ios += 1;
+        self.issued_all = self.issued_bytes >= self.byte_limit || self.issued_ios >= self.ios_limit;
+        self.ready(io, slot, req, (op, file, offset, bs), 0);
+        Next::Io
+    }
+
+    /// [`Rules::after`] of a lean job (`lean`): a queued request's submission counted
+    /// on its own (`submit_each`), and whether the submit pass ends.
+    #[inline(always)]
+    fn after_lean<E: Engine>(&mut self, io: &Io<'_, E, Tag>, how: Submitted) -> bool {
+        if self.submit_each && how == Submitted::Queued {
+            self.st.depth.end_submit(false);
+        }
+        self.stop.load(Ordering::Relaxed)
+            || self.issued_all
+            || io.free() == 0
+            || io.in_flight() == 0
+            || io.in_flight() >= self.cap
+            || self.w.filled.get()
+    }
+}
+
 impl<'a> Rules for FioRules<'a> {
     type Tag = Tag;
     type Error = RunError;
@@ -624,6 +742,9 @@ impl<'a> Rules for FioRules<'a> {
 
     #[inline(always)]
     fn top<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, now: u64) -> Result<Pass, RunError> {
+        if self.lean {
+            return Ok(self.top_lean(io, now));
+        }
         let clock = self.w.clock;
         // the batches the reap's flush handed over (counted before a ramp's end resets)
         self.handed(io);
@@ -633,29 +754,7 @@ impl<'a> Rules for FioRules<'a> {
             self.think(io)?;
         }
         if !self.measuring && now >= self.ramp_end {
-            self.measuring = true;
-            // fio's reset_all_stats zeroes the thinktime_blocks counts, the requests
-            // and bytes issued and done
-            self.w.think_blocks = 0;
-            (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
-            self.round_bytes = 0;
-            self.w.mix_zero();
-            self.st.depth.restart();
-            for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
-                (d.ios, d.bytes, d.short, d.unfilled, d.failed) = (0, 0, 0, 0, 0);
-            }
-            self.measure_start = now;
-            // fio's runtime counts from the epoch its ramp_time_over resets to the
-            // moment it saw the ramp's end: the measured run is never shorter than it
-            if let Some(r) = self.w.plan.thread_job.time {
-                self.deadline = Some(now + clock.ticks(r));
-                self.samp.set_end(self.deadline);
-            }
-            self.w.phase(b'*');
-            let ios = self.ios();
-            if let Some(l) = &mut self.w.lat_target {
-                l.new_cycle(clock.ns(self.start, now), ios);
-            }
+            self.ramp_over(now);
         }
         // one compare per pass; a sample every bw/iops_avg_time
         if self.measuring && now >= self.samp.next {
@@ -678,17 +777,8 @@ impl<'a> Rules for FioRules<'a> {
             io.drain(self)?;
             self.w.verify_backlog(io.slab, &mut self.st)?;
         }
-        // every free slot is filled, as fio's do_io does; `iodepth_batch_submit` is how
-        // many queued requests the engine hands the kernel at once (engine/libaio.rs,
-        // engine/io_uring.rs), and a reap hands over what is still queued; a queue that
-        // filled up under `iodepth_low` first drains to it
-        if self.draining && io.in_flight() <= self.low {
-            self.draining = false;
-        }
-        let submit = !done && io.in_flight() < self.cap && !self.draining;
-        Ok(Pass { done, submit })
+        Ok(self.may_submit(io, done))
     }
-
     #[inline(always)]
     fn next<E: Engine>(
         &mut self,
@@ -696,6 +786,9 @@ impl<'a> Rules for FioRules<'a> {
         slot: usize,
         req: &mut Req<Tag>,
     ) -> Result<Next, RunError> {
+        if self.lean {
+            return Ok(self.next_lean(io, slot, req));
+        }
         if self.w.has_resid() {
             return Ok(self.reissue(io, slot, req));
         }
@@ -770,6 +863,11 @@ impl<'a> Rules for FioRules<'a> {
         res: Result<usize, IoErr>,
         at: Times,
     ) -> Result<(), RunError> {
+        if self.lean && res.is_ok() && req.tag.before == 0 {
+            let (slat, clat, lat) = at.lat(self.w.clock);
+            self.w.complete_lean(&mut self.st, req, slat, clat, lat);
+            return Ok(());
+        }
         let (s, buf) = (req, req.io.buf);
         self.w.file_completed(req.io.file);
         if self.trace_io {
@@ -813,6 +911,9 @@ impl<'a> Rules for FioRules<'a> {
         how: Submitted,
         _t1: u64,
     ) -> Result<bool, RunError> {
+        if self.lean {
+            return Ok(self.after_lean(io, how));
+        }
         let s = req;
         if self.submit_each && how == Submitted::Queued {
             // fio's iodepth_submit: one submission per request
@@ -1257,6 +1358,48 @@ impl<'a> FioRules<'a> {
             s
         });
     }
+}
+
+/// Whether a job takes the lean per-request path: it uses none of the features the
+/// worker consults per request — rate or think time, flow, a replayed log, verify (its
+/// stamps, checks, backlog, rounds, saved or loaded state), logs and `--debug=io`,
+/// zones, per-request priorities, `serialize_overlap`, an `openfiles` limit, a mixed or
+/// trimwrite direction, every-N syncs, a pass or loop ended by its bytes (cache drop,
+/// drain), latency_target, a minimum rate or `max_latency`, submit batches
+/// (`iodepth_batch_submit` above 1: their hand-overs are counted in the full path,
+/// [`FioRules::handed`]). Each of them keeps its full path; for a job without them the
+/// lean path does exactly what the full one does, without the checks.
+fn lean_of(w: &Worker<'_>, no_flow: bool) -> bool {
+    let (plan, u) = (w.plan, &w.uses);
+    let work = &plan.work;
+    let syncs = &work.syncs;
+    no_flow
+        && !crate::util::debug::on("io")
+        && !u.rate
+        && !u.think
+        && !u.min_rate
+        && !u.verify
+        && !u.backlog
+        && !u.logs
+        && !u.trimwrite
+        && !(u.recache || u.repass || u.loop_drain || u.bytes_loop)
+        && w.logs.is_none()
+        && w.zones.is_none()
+        && w.prio.is_none()
+        && w.mix.is_none()
+        && w.vrec.is_none()
+        && w.replay.is_none()
+        && w.lat_target.is_none()
+        && !w.fopen.limited()
+        && plan.replay.is_none()
+        && plan.vstate.is_none()
+        && plan.verify_cycle == 0
+        && !work.queue.serialize_overlap
+        && syncs.fsync_every == 0
+        && syncs.fdatasync_every == 0
+        && syncs.range_every.is_none()
+        && work.failure.max_latency == [0; 2]
+        && work.queue.batch <= 1
 }
 
 /// The job's bandwidth/IOPS sampler: at the intervals the job samples by
