@@ -691,7 +691,8 @@ fn status_interval_prints_lines_and_records_intervals() {
     let total: u64 = r.intervals.iter().map(|i| i.read_bytes).sum();
     assert!(total <= r.read.bytes && total > 0);
     for w in r.intervals.windows(2) {
-        assert!(w[1].t_s > w[0].t_s && w[1].dur_s >= 0.2);
+        // fio's status timer takes a deadline less than 1 ms away as reached
+        assert!(w[1].t_s > w[0].t_s && w[1].dur_s >= 0.199, "{w:?}");
     }
     // at 1000 IOPS × 4 KiB a full interval moves about 4 MB/s × its length
     let iv = &r.intervals[1];

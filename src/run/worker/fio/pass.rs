@@ -745,7 +745,6 @@ impl<'a> Rules for FioRules<'a> {
         if self.lean {
             return Ok(self.top_lean(io, now));
         }
-        let clock = self.w.clock;
         // the batches the reap's flush handed over (counted before a ramp's end resets)
         self.handed(io);
         // fio checks after each submit and the reap a full queue makes: here, after
