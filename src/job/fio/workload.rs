@@ -154,7 +154,11 @@ impl FioJob {
         let (m, c) = (&self.more, &self.control);
         Queue {
             depth: self.iodepth,
-            batch: m.iodepth_batch,
+            // fio 3.33's fixup (init.c): a batch above the depth, or 0, is the depth
+            batch: match m.iodepth_batch {
+                0 => self.iodepth,
+                b => b.min(self.iodepth),
+            },
             reap_min: m.iodepth_batch_complete_min,
             reap_max: m.iodepth_batch_complete_max,
             low: m.iodepth_low,

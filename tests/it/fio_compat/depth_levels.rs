@@ -80,3 +80,53 @@ fn a_time_based_job_fills_its_queue_once_as_fios() {
         }
     }
 }
+
+/// `iodepth_batch` above the depth (or 0) is the depth, as fio 3.33's fixup makes it:
+/// `iodepth_batch=4` at depth 1 on io_uring submits each request alone, so the text has
+/// fio's `IO depths : 1=100.0%` and `submit`/`complete` rows (`4=100.0%`, the bucket of
+/// 1–4), where iomark waited for a batch the depth never filled and counted none.
+#[test]
+fn a_batch_above_the_depth_is_the_depth_as_fio() {
+    let rows = |o: &Out| -> Vec<String> {
+        assert_eq!(o.code, 0, "{}", o.dump());
+        o.stdout
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                ["IO depths ", "submit ", "complete "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .map(String::from)
+            .collect()
+    };
+    let want = [
+        "IO depths    : 1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%",
+        "submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%",
+        "complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%",
+    ];
+    for batch in ["--iodepth_batch=4", "--iodepth_batch=0"] {
+        let args = [
+            "--name=j",
+            "--ioengine=io_uring",
+            "--rw=rw",
+            "--bs=4k",
+            "--size=256k",
+            batch,
+        ];
+        let d = scratch();
+        assert_eq!(
+            rows(&as_fio(d.path()).dir(d.path()).args(args).run()),
+            want,
+            "{batch}"
+        );
+        if need_fio("a_batch_above_the_depth_is_the_depth_as_fio") {
+            let d = scratch();
+            assert_eq!(
+                rows(&fio_cmd().dir(d.path()).args(args).run()),
+                want,
+                "fio {batch}"
+            );
+        }
+    }
+}

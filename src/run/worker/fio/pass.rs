@@ -669,6 +669,16 @@ impl FioRules<'_> {
     /// status report's copy, the job's end; no think time, pass hooks or backlog.
     #[inline(always)]
     fn top_lean<E: Engine>(&mut self, io: &Io<'_, E, Tag>, now: u64) -> Pass {
+        self.clock_points(now);
+        let done = self.ended_at(now);
+        self.may_submit(io, done)
+    }
+
+    /// The points of the job's clock every pass checks: the ramp's end, a sample every
+    /// bw/iops_avg_time (one compare per pass), and the copy of the recorder a
+    /// `--status-interval` report asked for.
+    #[inline(always)]
+    fn clock_points(&mut self, now: u64) {
         if !self.measuring && now >= self.ramp_end {
             self.ramp_over(now);
         }
@@ -678,12 +688,18 @@ impl FioRules<'_> {
         if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
             self.give_stats(l, now);
         }
+    }
+
+    /// Whether the job is done at `now` (a request's rest after a short transfer is
+    /// issued first); the first time, whether its deadline ended it.
+    #[inline(always)]
+    fn ended_at(&mut self, now: u64) -> bool {
         let done = self.done(now) && !self.w.has_resid();
         if done && !self.ended {
             self.ended = true;
             self.timed_out = self.deadline.is_some_and(|d| now >= d);
         }
-        self.may_submit(io, done)
+        done
     }
 
     /// [`Rules::next`] of a lean job (`lean`): the request picked, its coverage,
@@ -752,26 +768,11 @@ impl<'a> Rules for FioRules<'a> {
         if self.uses.think && std::mem::take(&mut self.reaped) && !self.done(now) {
             self.think(io)?;
         }
-        if !self.measuring && now >= self.ramp_end {
-            self.ramp_over(now);
-        }
-        // one compare per pass; a sample every bw/iops_avg_time
-        if self.measuring && now >= self.samp.next {
-            self.sample(now);
-        }
-        // fio's `--status-interval` report asked for a copy of the recorder
-        if let Some(l) = self.w.live.filter(|l| l.want_stats.load(Ordering::Relaxed)) {
-            self.give_stats(l, now);
-        }
+        self.clock_points(now);
         if self.pass_hooks {
             self.run_pass_hooks(io, now)?;
         }
-        // a request's rest after a short transfer is issued before the job ends
-        let done = self.done(now) && !self.w.has_resid();
-        if done && !self.ended {
-            self.ended = true;
-            self.timed_out = self.deadline.is_some_and(|d| now >= d);
-        }
+        let done = self.ended_at(now);
         if self.uses.backlog && !done && self.w.backlog_due() {
             io.drain(self)?;
             self.w.verify_backlog(io.slab, &mut self.st)?;
