@@ -78,6 +78,9 @@ unsafe impl<E: Send> Send for Faulty<E> {}
 impl<E: Engine> Engine for Faulty<E> {
     const KIND: crate::util::engines::Kind = E::KIND;
     const CAPS: super::Caps = E::CAPS;
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
     fn depth(&self) -> usize {
         self.inner.depth()
     }

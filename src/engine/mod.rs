@@ -11,6 +11,7 @@
 //! its kind (util/engines.rs, [`Engine::KIND`]) and its arm in the registry.
 
 pub mod anon;
+pub mod cold;
 pub mod cpuio;
 pub mod e4defrag;
 pub mod exec;

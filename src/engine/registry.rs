@@ -9,9 +9,11 @@
 //! adding an engine is its file, its [`Kind`] and one arm in [`build`].
 //!
 //! The engine comes back through a generic [`Drive::drive`] rather than a trait object,
-//! so every (engine, caller) pair compiles into its own loop: no per-I/O dynamic
-//! dispatch.
+//! so every (data engine, caller) pair compiles into its own loop: no per-I/O dynamic
+//! dispatch. The engines that move no data at speed share one loop per caller through
+//! [`Cold`] (super::cold), a `match` per call, which keeps the release build short.
 
+use super::cold::Cold;
 use super::cpuio::Cpuio;
 use super::e4defrag::{Donor, E4Defrag};
 use super::exec::{Exec, Program};
@@ -257,6 +259,8 @@ pub enum Refused {
     Program(std::io::Error),
     /// the socket could not be set up (net)
     Net(NetFail),
+    /// the caller runs only psync, io_uring and mmap ([`Drive::THREE_KINDS`])
+    NotRun(Kind),
 }
 
 /// What the caller does with the engine once it is built.
@@ -265,6 +269,10 @@ pub trait Drive {
     type Out;
     /// Run with `eng` (its capabilities are `E::CAPS`).
     fn drive<E: Engine>(self, eng: &mut E) -> Self::Out;
+    /// `true` for a caller that runs only psync, io_uring (with its psync fallback)
+    /// and mmap (sysbench's three I/O modes): any other kind is refused unbuilt
+    /// ([`Refused::NotRun`]) and the caller's loop is compiled for those three only.
+    const THREE_KINDS: bool = false;
 }
 
 /// Build the engine `spec` asks for, wrapped in [`Faulty`] when `IOMARK_FAULT` is
@@ -297,6 +305,20 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
                 .force_async(r.force_async);
             go(e, d)
         }
+        Kind::Mmap => {
+            let e = Mmap::new(&spec.fds, spec.map_len)
+                .map_err(Refused::Map)?
+                .madvise(spec.madvise);
+            go(e, d)
+        }
+        _ if D::THREE_KINDS => return Err(Refused::NotRun(kind)),
+        _ => return others(kind, spec, d),
+    })
+}
+
+/// [`build`]'s arms for the kinds a [`Drive::THREE_KINDS`] caller never runs.
+fn others<D: Drive>(kind: Kind, spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
+    Ok(match kind {
         Kind::Libaio => {
             let a = spec.aio;
             let e = Aio::new(spec.fds, spec.depth)
@@ -309,29 +331,34 @@ pub fn build<D: Drive>(spec: Spec<'_>, d: D) -> Result<D::Out, Refused> {
             go(e, d)
         }
         Kind::Posixaio => go(PosixAio::new(spec.fds, spec.depth), d),
-        Kind::Mmap => {
-            let e = Mmap::new(&spec.fds, spec.map_len)
-                .map_err(Refused::Map)?
-                .madvise(spec.madvise);
-            go(e, d)
-        }
         Kind::Null => go(Null::new(spec.depth), d),
-        Kind::Falloc => go(Falloc::new(spec.fds), d),
-        Kind::Ftruncate => go(Ftruncate::new(spec.fds), d),
-        Kind::Cpuio => go(Cpuio::new(spec.nodata.cpumode, spec.nodata.cpu_cycle), d),
-        Kind::FileCreate => go::<FileCreate, D>(fileops(&spec)?, d),
-        Kind::FileStat => go::<FileStat, D>(fileops(&spec)?, d),
-        Kind::FileDelete => go::<FileDelete, D>(fileops(&spec)?, d),
-        Kind::DirCreate => go::<DirCreate, D>(fileops(&spec)?, d),
-        Kind::DirStat => go::<DirStat, D>(fileops(&spec)?, d),
-        Kind::DirDelete => go::<DirDelete, D>(fileops(&spec)?, d),
-        Kind::E4Defrag => go(
-            E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?,
+        Kind::Falloc => go(Cold::Falloc(Falloc::new(spec.fds)), d),
+        Kind::Ftruncate => go(Cold::Ftruncate(Ftruncate::new(spec.fds)), d),
+        Kind::Cpuio => go(
+            Cold::Cpuio(Cpuio::new(spec.nodata.cpumode, spec.nodata.cpu_cycle)),
             d,
         ),
-        Kind::PageFault => go(PageFault::new(spec.map_len).map_err(Refused::Map)?, d),
-        Kind::Exec => go(Exec::new(&spec.program).map_err(Refused::Program)?, d),
-        Kind::Net => go(Net::open(&spec.net).map_err(Refused::Net)?, d),
+        Kind::FileCreate => go(Cold::FileCreate(fileops(&spec)?), d),
+        Kind::FileStat => go(Cold::FileStat(fileops(&spec)?), d),
+        Kind::FileDelete => go(Cold::FileDelete(fileops(&spec)?), d),
+        Kind::DirCreate => go(Cold::DirCreate(fileops(&spec)?), d),
+        Kind::DirStat => go(Cold::DirStat(fileops(&spec)?), d),
+        Kind::DirDelete => go(Cold::DirDelete(fileops(&spec)?), d),
+        Kind::E4Defrag => {
+            let e = E4Defrag::new(spec.fds, &spec.donor).map_err(Refused::Donor)?;
+            go(Cold::E4Defrag(e), d)
+        }
+        Kind::PageFault => {
+            let e = PageFault::new(spec.map_len).map_err(Refused::Map)?;
+            go(Cold::PageFault(e), d)
+        }
+        Kind::Exec => go(
+            Cold::Exec(Exec::new(&spec.program).map_err(Refused::Program)?),
+            d,
+        ),
+        Kind::Net => go(Cold::Net(Net::open(&spec.net).map_err(Refused::Net)?), d),
+        // built by `build`: never asked here
+        Kind::Psync | Kind::IoUring | Kind::Mmap => return Err(Refused::NotRun(kind)),
     })
 }
 
@@ -431,5 +458,35 @@ mod tests {
         let mut spec = Spec::new(Kind::IoUring, vec![], 8, &[]);
         spec.fallback = true;
         assert_eq!(build(spec, Depth).unwrap(), ("psync", false));
+    }
+
+    struct Three;
+    impl Drive for Three {
+        type Out = &'static str;
+        const THREE_KINDS: bool = true;
+        fn drive<E: Engine>(self, eng: &mut E) -> Self::Out {
+            eng.name()
+        }
+    }
+
+    #[test]
+    fn a_three_kinds_caller_gets_its_kinds_and_a_refusal_for_the_others() {
+        let spec = Spec::new(Kind::Psync, vec![], 1, &[]);
+        assert_eq!(build(spec, Three).unwrap(), "psync");
+        for k in [
+            Kind::Null,
+            Kind::Libaio,
+            Kind::Posixaio,
+            Kind::Cpuio,
+            Kind::Net,
+        ] {
+            let r = build(Spec::new(k, vec![], 1, &[]), Three);
+            assert!(
+                matches!(r, Err(Refused::NotRun(n)) if n == k),
+                "{k:?}: {r:?}"
+            );
+        }
+        let spec = Spec::new(Kind::Cpuio, vec![], 1, &[]);
+        assert_eq!(build(spec, Depth).unwrap(), ("cpuio", false));
     }
 }

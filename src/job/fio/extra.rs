@@ -415,15 +415,28 @@ pub fn validate(x: &PrioNumaDedupeOpts) -> Result<(), String> {
     if x.cmdprio_percentage.is_some() && x.cmdprio_bssplit.is_some() {
         return Err("cmdprio_percentage and cmdprio_bssplit exclude each other".into());
     }
-    if x.dedupe_global && x.dedupe_percentage > 0 && x.dedupe_mode != DedupeMode::WorkingSet {
-        return Err("dedupe_global=1 needs dedupe_mode=working_set".into());
-    }
+    // `dedupe_global=1` in `repeat` mode is accepted and changes nothing, as fio 3.33
+    // (dedupe.c shares only a working set's seeds)
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dedupe_global_is_accepted_in_repeat_mode_as_fio() {
+        let mut x = PrioNumaDedupeOpts {
+            dedupe_percentage: 3,
+            dedupe_global: true,
+            ..Default::default()
+        };
+        assert_eq!(x.dedupe_mode, DedupeMode::Repeat);
+        assert_eq!(validate(&x), Ok(()));
+        x.cmdprio_percentage = Some([10, 10]);
+        x.cmdprio_bssplit = Some(Default::default());
+        assert!(validate(&x).is_err());
+    }
 
     #[test]
     fn ioprio_layout_is_linuxs() {

@@ -88,6 +88,8 @@ struct ThreadDrive<'s> {
 
 impl worker::thread::ThreadDrive for ThreadDrive<'_> {
     type Out = ();
+    /// sysbench's I/O modes: sync (psync), async (io_uring, psync as fallback), mmap
+    const THREE_KINDS: bool = true;
     fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) {
         let sh = self.sh;
         sh.console.line(

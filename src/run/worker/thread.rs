@@ -122,6 +122,9 @@ pub trait ThreadDrive {
     /// Run with `eng` over `slab`, `depth` slots in flight at most (1 on an engine
     /// that does not queue).
     fn drive<E: Engine>(self, eng: &mut E, slab: &Slab, depth: usize) -> Self::Out;
+    /// The registry's [`crate::engine::registry::Drive::THREE_KINDS`]: the front end
+    /// runs only psync, io_uring and mmap.
+    const THREE_KINDS: bool = false;
 }
 
 /// The registry's [`Drive`] of the shell: the plug-in with its slots.
@@ -133,6 +136,7 @@ struct Plug<'s, D> {
 
 impl<D: ThreadDrive> Drive for Plug<'_, D> {
     type Out = D::Out;
+    const THREE_KINDS: bool = D::THREE_KINDS;
     fn drive<E: Engine>(self, eng: &mut E) -> D::Out {
         self.d.drive(eng, self.slab, depth_on::<E>(self.depth))
     }
@@ -163,6 +167,7 @@ impl Refusal {
             }
             Refused::Program(e) => e.to_string(),
             Refused::Net(f) => format!("{}: {}", f.what, io_err_text(IoErr::Errno(f.errno))),
+            Refused::NotRun(k) => format!("{} is not run by this command", k.name()),
         }
     }
 

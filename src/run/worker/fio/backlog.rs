@@ -65,9 +65,39 @@ impl<'a> Worker<'a> {
 
     /// A write was issued: remember it for the read-back (and the backlog).
     pub(super) fn note_write(&mut self, file: usize, offset: u64, len: usize, seq: u64) {
+        if self.maps.get(file).is_none_or(Option::is_none) {
+            self.drop_overlapped(file, offset, len);
+        }
         self.written.insert((file, offset), (len, seq));
         if self.plan.work.verify.backlog > 0 {
             self.backlog.push((file, offset));
+        }
+    }
+
+    /// fio's verify list of a file without a random map (a sequential job, or a random
+    /// one with `norandommap` or a non-uniform distribution: its rb-tree, iolog.c
+    /// `log_io_piece`): a new write removes every earlier one it overlaps, so only the
+    /// last write over each byte is read back. (With a random map no write of a pass
+    /// overlaps another, and fio keeps a plain list.)
+    fn drop_overlapped(&mut self, file: usize, offset: u64, len: usize) {
+        let longest = self
+            .plan
+            .work
+            .pick
+            .bs
+            .iter()
+            .map(|b| b.max())
+            .max()
+            .unwrap_or(0);
+        let from = offset.saturating_sub(longest.saturating_sub(1));
+        let end = offset + len as u64;
+        let over = |w: &std::collections::BTreeMap<(usize, u64), (usize, u64)>| {
+            w.range((file, from)..(file, end))
+                .find(|(k, v)| k.1 + v.0 as u64 > offset)
+                .map(|(k, _)| *k)
+        };
+        while let Some(k) = over(&self.written) {
+            self.written.remove(&k);
         }
     }
 
