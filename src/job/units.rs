@@ -546,6 +546,24 @@ pub fn fio_time_letters_us(letters: &str) -> Option<u64> {
     })
 }
 
+/// A time whose digits are followed by letters, as fio 3.33 reads it (parse.c
+/// `str_to_decimal` with `get_mult_time`): the number counts the µs its letters name,
+/// the letters compared with all that follows the digits ([`fio_time_letters_us`]), so
+/// letters that name no unit of fio's count µs: `4k` and `1x` are 4 and 1 µs, `2sec`,
+/// `3ns` and `5min` 2, 3 and 5 µs, `1s5` 1 µs, while `10ms`, `2s` and `1m` are 10 ms, 2 s
+/// and a minute. `None` when no letter follows the leading digits, for a hex or
+/// negative value, and for one that does not fit.
+pub fn fio_time_lettered(s: &str) -> Option<Duration> {
+    let n = fio_number(s, 1000).filter(|n| !n.hex && n.n >= 0 && !n.letters.is_empty())?;
+    // fio looks for the unit after the value's leading digits and signs
+    let tail = s.trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    let us = fio_time_letters_us(tail)?;
+    u64::try_from(n.n)
+        .ok()?
+        .checked_mul(us)
+        .map(Duration::from_micros)
+}
+
 /// A fio expression (`(...)`, [`expr`]) that must be a whole number of at least 0: a
 /// size or a count.
 pub fn fio_whole_expr(t: &str) -> Result<u64, String> {

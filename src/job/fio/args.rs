@@ -48,6 +48,7 @@ pub fn parse_args_as(
         mut early,
         output_at,
         dry_at,
+        stopped,
     } = scan(args)?;
     p.cmd.job_setup_errors = job_setup_errors;
     // fio's `--showcmd` prints the command line's globals with each job file's [global]
@@ -71,6 +72,8 @@ pub fn parse_args_as(
     )
     .map_err(|e| cmdline_refused(&p.cmd, 0, e))?;
     early.remove(0);
+    let tests = (output_at, &checks_cpus as &EntryTest);
+    stopped_at(&mut p.cmd, (&sections, &early), &mut base, tests, stopped)?;
     // a refused option of a later command-line job: fio had added the jobs before it
     let mut finish_out = command_line_jobs(
         &mut p.cmd,
@@ -150,6 +153,43 @@ fn all_file_jobs(
         })?;
     }
     Ok(())
+}
+
+/// fio 3.33 stops reading its command line at a command-line option it refuses (init.c
+/// `parse_cmd_line`: `do_exit`, then exit 1), such as `--section=global`: the jobs of the
+/// `--name`s before it were added (their section lines said), the options of the job
+/// being read were applied, so a refusal among those comes first, and that job is not
+/// added; no job file is read. `stopped`: the option's refusal (none: nothing to do).
+fn stopped_at(
+    cmd: &mut FioCommand,
+    (sections, early): (&[(String, Vec<Entry>)], &[Early]),
+    base: &mut FioJob,
+    (output_at, checks_cpus): (Option<(usize, usize)>, &EntryTest),
+    stopped: Option<FioError>,
+) -> Result<(), FioError> {
+    let Some(e) = stopped else {
+        return Ok(());
+    };
+    let never_late = sections.len() + 1;
+    let Some(((name, entries), done)) = sections.split_last() else {
+        return Err(cmdline_refused(cmd, never_late, e));
+    };
+    let tests = (output_at, checks_cpus);
+    if let Err(first) = command_line_jobs(cmd, done, &early[..done.len()], base, tests) {
+        return Err(cmdline_refused(cmd, never_late, first));
+    }
+    let section = sections.len();
+    let cpus = |i| checks_cpus((section, i));
+    let read = if ini::is_global(name) {
+        apply_globals(cmd, base, entries, (&|_| false, &cpus))
+    } else {
+        let fio = cmd.job_setup_errors;
+        let mut job = base.clone();
+        apply_all(&mut job, entries, (&mut cmd.notices, fio, &cpus), &|_| {
+            false
+        })
+    };
+    Err(cmdline_refused(cmd, never_late, read.err().unwrap_or(e)))
 }
 
 /// The refusal `e` of the command line: [`said_before`] with the `--output` file when
@@ -434,6 +474,9 @@ struct Scan {
     output_at: Option<(usize, usize)>,
     /// `(section, entry)`: where the first entry after `--parse-only` goes
     dry_at: Option<(usize, usize)>,
+    /// the refusal of the command-line option fio 3.33 stopped reading at (no word
+    /// after it was read)
+    stopped: Option<FioError>,
 }
 
 /// What held when fio 3.33 added a command-line job: it adds one when the next `--name`
@@ -455,6 +498,7 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
         early: vec![Early::default()],
         output_at: None,
         dry_at: None,
+        stopped: None,
     };
     // after `--` every word is a job file (getopt's end of options), after the others
     let (args, after_end) = super::getopt::split_at_end(args);
@@ -482,6 +526,10 @@ fn scan(args: &[String]) -> Result<Scan, FioError> {
             },
         };
         s.option(k, v)?;
+        if s.stopped.is_some() {
+            s.files.clear();
+            return Ok(s);
+        }
     }
     s.files.extend(after_end.iter().map(PathBuf::from));
     Ok(s)
@@ -522,7 +570,9 @@ impl Scan {
                 if self.dry_at.is_none() && self.p.cmd.parse_only {
                     self.dry_at = here;
                 }
-                return done;
+                // a refused command-line option ends the reading ([`stopped_at`])
+                self.stopped = done.err();
+                return Ok(());
             }
             Some(Apply::Front) => {
                 return Err(FioError::Usage(format!(

@@ -45,7 +45,7 @@ pub(crate) fn finish_job(mut job: FioJob, cmd: &mut FioCommand) -> Result<(), Fi
     }
     verify_never_starts(&mut job);
     verifying_reader_reads_once(&mut job);
-    crate::job::fio::zone_keys::settle(&mut job)?;
+    crate::job::fio::zone_keys::settle(&mut job, cmd.parse_only)?;
     if job.readonly && (job.rw.writes() || job.rw.trims()) {
         return Err(FioError::ReadOnlyWrites(job.name.clone()));
     }
@@ -84,12 +84,23 @@ fn settle(job: &mut FioJob, notices: &mut Vec<Notice>) {
     log_windows(job);
     cpuio_think(job);
     exec_think(job);
+    named_files_counted(job);
     job.start_lines = engine_start_lines(job);
     for n in crate::job::fio::control::finish_control(&mut job.control, &job.name) {
         let n = Notice::Note(n);
         if !notices.contains(&n) {
             notices.push(n);
         }
+    }
+}
+
+/// fio 3.33's fixup of its count of a job's files (init.c `fixup_options`): at most the
+/// names `filename=` gave, the job's first ones (`--filename=f1 --nrfiles=3` is one
+/// file). A job that reads a directory (`opendir`) counts its files when it runs.
+fn named_files_counted(job: &mut FioJob) {
+    if job.filename.is_some() && job.tuning.opendir.is_none() {
+        let named = u32::try_from(job.filenames().len()).unwrap_or(u32::MAX);
+        job.nrfiles = job.nrfiles.min(named);
     }
 }
 
@@ -156,10 +167,8 @@ pub const BS_UNALIGNED_ON_RAW_IO: &str = "fio: bs_unaligned may not work with ra
 /// than one file fails the job with fio's line (the files `filename=` names, else
 /// `nrfiles`).
 fn block_error_hist_on_many_files(job: &FioJob) -> Option<String> {
-    let files = match job.filename {
-        Some(_) => job.filenames().len(),
-        None => job.nrfiles as usize,
-    };
+    // (the names `filename=` gave are counted by `nrfiles` once settled)
+    let files = job.nrfiles as usize;
     (job.tuning.block_error_percentiles && files != 1).then(|| {
         format!("fio: block error histogram only available with a single file per job, but {files} files provided")
     })

@@ -138,10 +138,16 @@ pub fn canonical(args: &[String], fio: bool) -> Result<Vec<String>, FioError> {
         if matches!(o.apply, options::Apply::Job(_)) {
             engines.read(o.name, value.as_deref());
         }
+        // fio 3.33 stops reading its command line at `--section=global` (its refusal,
+        // then exit 1): no later word is read, a misspelt one or a job file neither
+        let stops = fio && o.name == "section" && value.as_deref() == Some("global");
         out.push(match value {
             Some(v) => format!("--{name}={v}"),
             None => format!("--{name}"),
         });
+        if stops {
+            break;
+        }
     }
     Ok(out)
 }

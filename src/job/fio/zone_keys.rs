@@ -99,22 +99,32 @@ pub fn zones_of(v: &str) -> Option<u64> {
 
 /// Settle the zone keys of a finished job: `z`-suffixed values become bytes, and the
 /// combinations fio refuses are refused. Errors name the key and what is accepted.
-pub fn settle(job: &mut FioJob) -> Result<(), FioError> {
+/// `parse_only`: fio 3.33 does not run its fixup's checks of the zone keys under
+/// `--parse-only` (init.c `add_job` returns before `fixup_options`), so the fio persona
+/// takes `zonemode=strided` without `zonesize` there, exit 0; elsewhere it says fio's
+/// line of the check, `iomark run` its own naming the job.
+pub fn settle(job: &mut FioJob, parse_only: bool) -> Result<(), FioError> {
     let err = |why: String| FioError::Job {
         job: job.name.clone(),
         why,
     };
+    let fio = job.fio_persona;
+    let fixup = |line: &str, why: &str| match fio {
+        true => FioError::FioLines(vec![line.into()]),
+        false => err(why.into()),
+    };
     let z = &job.more.zones;
-    if z.mode == ZoneMode::None && z.size > 0 {
-        // fio 3.33: "--zonemode=none and --zonesize are not compatible"
-        return Err(err(
-            "zonesize= needs zonemode=strided or zonemode=zbd (zonemode=none and zonesize are not compatible, as in fio)".into(),
+    let checked = !(parse_only && fio);
+    if checked && z.mode == ZoneMode::None && z.size > 0 {
+        return Err(fixup(
+            "fio: --zonemode=none and --zonesize are not compatible.",
+            "zonesize= needs zonemode=strided or zonemode=zbd (zonemode=none and zonesize are not compatible, as in fio)",
         ));
     }
-    if z.mode == ZoneMode::Strided && z.size == 0 {
-        // fio 3.33: "--zonesize must be specified when using --zonemode=strided"
-        return Err(err(
-            "zonemode=strided needs zonesize= (the bytes of I/O in each zone), as in fio".into(),
+    if checked && z.mode == ZoneMode::Strided && z.size == 0 {
+        return Err(fixup(
+            "fio: --zonesize must be specified when using --zonemode=strided.",
+            "zonemode=strided needs zonesize= (the bytes of I/O in each zone), as in fio",
         ));
     }
     if z.mode == ZoneMode::Zbd && z.skip > 0 && z.size > 0 && !z.skip.is_multiple_of(z.size) {
@@ -187,7 +197,7 @@ mod tests {
         for (k, v) in kv {
             crate::job::fio::options::apply(&mut j, k, Some(v), &o, &mut notes)?;
         }
-        settle(&mut j)?;
+        settle(&mut j, false)?;
         Ok(j)
     }
 

@@ -719,3 +719,33 @@ fn c_strtod_reads_the_leading_number_as_glibc() {
     // no number: 0, its sign not read
     assert!(c_strtod("-abc").is_sign_positive());
 }
+
+/// fio 3.33's reading of the letters after a time's digits ([`fio_time_lettered`]):
+/// `us…`/`ms…` by their start, `s`/`m`/`h`/`d` as the whole word, any other letters µs.
+#[test]
+fn fio_time_lettered_reads_letters_as_fio() {
+    let us = Duration::from_micros;
+    for (v, want) in [
+        ("4k", Some(us(4))),
+        ("1x", Some(us(1))),
+        ("2sec", Some(us(2))),
+        ("3ns", Some(us(3))),
+        ("5min", Some(us(5))),
+        ("1s5", Some(us(1))),
+        ("10ms", Some(us(10_000))),
+        ("15msec", Some(us(15_000))),
+        ("7usec", Some(us(7))),
+        ("2S", Some(us(2_000_000))),
+        ("1m", Some(us(60_000_000))),
+        ("1h", Some(us(3_600_000_000))),
+        ("1d", Some(us(86_400_000_000))),
+        ("10", None),
+        ("1.5s", None),
+        ("0x10", None),
+        ("-4k", None),
+        (" 4k", None),
+        ("k", None),
+    ] {
+        assert_eq!(fio_time_lettered(v), want, "{v:?}");
+    }
+}

@@ -645,8 +645,8 @@ pub(crate) fn paths_of(job: &FioJob, t: u32) -> Result<Vec<PathBuf>, RunError> {
         // generated names: under clone t's directory
         None => generated(),
     };
-    // a `nrfiles=N` after `filename=`: the job's first N names
-    if job.filename.is_some() && job.tuning.opendir.is_none() && nrfiles_after(job, "filename") {
+    // fio's count of the job's files (`nrfiles`, which each name raised): its first names
+    if job.filename.is_some() && job.tuning.opendir.is_none() {
         paths.truncate(job.nrfiles as usize);
     }
     // `nrfiles=0`, without `filename=` or after it: fio's job has no file; with `size=`

@@ -279,3 +279,59 @@ fn outputs_and_links_under_a_listed_directory_are_refused() {
     );
     assert_eq!(std::fs::read(&precious).unwrap(), PRECIOUS);
 }
+
+/// The job files of [`nrfiles_counts_the_names_as_fio`]: `nrfiles=0` in the job after
+/// the `[global]` name (`c.fio`), and between two names of one section (`a.fio`, which
+/// fio reads with its `filename=` lines last).
+fn nrfiles_job_files(dir: &Path) {
+    let job = "[j]\nsize=64k\nrw=write\n";
+    let c = format!("[global]\nfilename=f1\n{job}nrfiles=0\nfilename=f2\n");
+    std::fs::write(dir.join("c.fio"), c).unwrap();
+    let a = format!("{job}filename=f1\nnrfiles=0\nfilename=f2\n");
+    std::fs::write(dir.join("a.fio"), a).unwrap();
+}
+
+/// `nrfiles` is fio 3.33's count of a job's files, which each `filename=` name raises
+/// by one, the job's first names replacing the count it had: `--filename=f1 --nrfiles=0
+/// --filename=f2` is the one file `f1` (the count is 1), `nrfiles=N` after a list keeps
+/// its first N names, a count above the names is the names. In a job file the section's
+/// `filename=` lines are read last (fio's option order), so `nrfiles=0` between two of
+/// them counts both; after the `[global]`'s name it keeps that one. Sizes: `size`
+/// shared by the files kept.
+#[test]
+fn nrfiles_counts_the_names_as_fio() {
+    let d = scratch();
+    let k = |n: u64| n << 10;
+    let cases: [Case; 7] = [
+        (
+            &["--filename=f1", "--nrfiles=0", "--filename=f2"],
+            &[("f1", k(64))],
+        ),
+        (
+            &["--filename=f1:f2", "--nrfiles=0", "--filename=f3"],
+            &[("f1", k(64))],
+        ),
+        (
+            &["--filename=f1", "--nrfiles=1", "--filename=f2"],
+            &[("f1", k(32)), ("f2", k(32))],
+        ),
+        (
+            &["--filename=f1:f2:f3", "--nrfiles=2"],
+            &[("f1", k(32)), ("f2", k(32))],
+        ),
+        (&["--filename=f1", "--nrfiles=3"], &[("f1", k(64))]),
+        (&["c.fio"], &[("f1", k(64))]),
+        (&["a.fio"], &[("f1", k(32)), ("f2", k(32))]),
+    ];
+    for tool in tools("nrfiles_counts_the_names_as_fio") {
+        for (args, expect) in cases {
+            let mut all = vec!["--name=j", "--size=64k", "--rw=write"];
+            if args[0].ends_with(".fio") {
+                all.clear();
+            }
+            all.extend_from_slice(args);
+            let (code, left) = run(d.path(), tool, &nrfiles_job_files, &all);
+            assert_eq!((code, left), (0, want(expect)), "{tool}: {args:?}");
+        }
+    }
+}

@@ -617,3 +617,48 @@ fn an_offset_at_the_files_end_is_refused_by_iomark_run() {
         o.stderr
     );
 }
+
+/// A time whose letters name no unit of fio's counts µs, as fio 3.33 reads it (its
+/// `get_mult_time`: `us…` and `ms…` by their first two letters, `s`, `m`, `h`, `d` only
+/// as the whole word, any other letters 1 µs): `runtime=4k`, `runtime=1x`,
+/// `runtime=2sec` and `runtime=3ns` are a few µs of a time-based null job, so its
+/// `job_runtime` is 0 ms (not the 2 s `2sec` reads as by its name), and
+/// `startdelay=5sec` delays it 5 µs (the run's `elapsed` is 0 or 1 s, not 5);
+/// `thinktime=4k` thinks 4 µs after each of 8 requests. Exit 0 for each, both tools.
+#[test]
+fn unknown_time_letters_count_microseconds_as_fio() {
+    let d = scratch();
+    let job = [
+        "--name=j",
+        "--ioengine=null",
+        "--size=64k",
+        "--output-format=json",
+    ];
+    for tool in ["iomark", "fio"] {
+        if tool == "fio" && !need_fio("unknown_time_letters_count_microseconds_as_fio") {
+            continue;
+        }
+        for t in ["4k", "1x", "2sec", "3ns"] {
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let runtime = format!("--runtime={t}");
+            let o = cmd
+                .args(job)
+                .args(["--time_based", &runtime, "--startdelay=5sec"])
+                .run();
+            assert_eq!(o.code, 0, "{tool} runtime={t}: {}", o.dump());
+            let doc = o.json_doc();
+            let ms = doc["jobs"][0]["job_runtime"].as_u64();
+            assert_eq!(ms, Some(0), "{tool} runtime={t}: {}", o.dump());
+            let elapsed = doc["jobs"][0]["elapsed"].as_u64().unwrap_or(99);
+            assert!(elapsed <= 1, "{tool} startdelay=5sec: elapsed {elapsed}");
+        }
+        let (cmd, _) = fio_or_ours_in(tool, d.path());
+        let o = cmd
+            .args(job)
+            .args(["--thinktime=4k", "--number_ios=8"])
+            .run();
+        assert_eq!(o.code, 0, "{tool} thinktime=4k: {}", o.dump());
+        let read = &o.json_doc()["jobs"][0]["read"];
+        assert_eq!(read["total_ios"].as_u64(), Some(8), "{tool}: {}", o.dump());
+    }
+}

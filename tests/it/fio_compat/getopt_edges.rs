@@ -517,3 +517,45 @@ fn a_command_line_job_no_section_names_folds_into_the_globals_as_fio() {
         assert!(!w.join("y.0.0").exists(), "{tool}");
     }
 }
+
+/// fio 3.33 stops reading its command line at `--section=global` (its line, exit 1):
+/// a word after it is never read (`--version`, a short option without its value, a
+/// misspelt key), a refused option before it is said instead (`--bs=zz`: fio's two
+/// lines), and the job of a `--name` before the last one was added, its section line on
+/// stdout.
+#[test]
+fn section_global_stops_the_command_line_as_fio() {
+    require_fio();
+    let d = scratch();
+    let global = "fio: can't use global as only section\n";
+    let a_line = "a: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=null, iodepth=1\n";
+    let cases: [(&[&str], &str, &str); 5] = [
+        (&["--section=global", "--version"], "", global),
+        (&["--section=global", "-x"], "", global),
+        (&["--section=global", "--bs"], "", global),
+        (
+            &["--name=x", "--bs=zz", "--section=global"],
+            "",
+            "bs: 'z' suffix isn't applicable\nfio: failed parsing bs=zz\n",
+        ),
+        (
+            &[
+                "--name=a",
+                "--ioengine=null",
+                "--size=1m",
+                "--name=b",
+                "--section=global",
+            ],
+            a_line,
+            global,
+        ),
+    ];
+    for tool in ["fio", "iomark"] {
+        for (args, out, err) in cases {
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let o = cmd.args(args).run();
+            let got = (o.code, o.stdout.as_str(), o.stderr.as_str());
+            assert_eq!(got, (1, out, err), "{tool} {args:?}");
+        }
+    }
+}

@@ -46,6 +46,16 @@ const CASES: &[(&[&str], i32, Want)] = &[
     (&["--verify_interval=64"], 1, Same),
     (&["--openfiles=0"], 0, Same),
     (&["--nrfiles=0"], 0, Same),
+    // fio's fixup's zone checks (its line, exit 1), which `--parse-only` skips (exit 0)
+    (&["--zonemode=strided"], 1, Same),
+    (&["--zonemode=none", "--zonesize=1m"], 1, Same),
+    (&["--parse-only", "--zonemode=strided"], 0, Same),
+    (
+        &["--parse-only", "--zonemode=none", "--zonesize=1m"],
+        0,
+        Same,
+    ),
+    (&["--parse-only", "--zonemode=zbd"], 0, Same),
     (&["--bsrange=abc"], 1, Same),
     (&["--verify=bogus"], 1, Same),
     (&["--blocksize_unaligned=x"], 1, Same),

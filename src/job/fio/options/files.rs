@@ -245,9 +245,17 @@ pub(super) static OPTIONS: &[FioOption] = &[
 /// before the job file (get_new_job copies them) and of an earlier `filename=` of the
 /// same section. So `filename=f` in `[global]` and again in the job gives the job two
 /// files `f`, each of half its size; a second `filename=` adds, it does not replace.
+/// `nrfiles` is fio's count of the job's files, which each name added raises by one:
+/// the job's first names replace the count it had (fio: "ignore what we may already
+/// have from nrfiles"), a later `nrfiles=N` sets it, and the job keeps its first
+/// `nrfiles` names (fio's fixup, `finish`): `--filename=f1 --nrfiles=0 --filename=f2`
+/// is the one file `f1`.
 fn filename(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     let had = c.job.filenames();
+    let counted = if had.is_empty() { 0 } else { c.job.nrfiles };
+    let added = u32::try_from(names::file_names(v).len()).unwrap_or(u32::MAX);
+    c.job.nrfiles = counted.saturating_add(added);
     c.job.filename = Some(if had.is_empty() {
         v.to_string()
     } else {

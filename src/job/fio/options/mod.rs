@@ -1413,8 +1413,16 @@ impl JobCtx<'_> {
     /// A fio time whose plain number is `unit_ns` ([`units::fio_time`]). Under the fio
     /// persona a number with a fraction is its whole part, as fio 3.33 reads it
     /// ([`units::fio_time_whole`]: `runtime=1.5` is 1 s); `iomark run` refuses the
-    /// fraction naming the same time in a smaller unit.
+    /// fraction naming the same time in a smaller unit. The fio persona reads the letters
+    /// after the digits of a time counted in µs or s (fio's time options) as fio 3.33
+    /// does ([`units::fio_time_lettered`]: `runtime=4k` is 4 µs, `runtime=2sec` 2 µs);
+    /// `iomark run` refuses letters that name no unit and reads `ns`, `sec`, `min` by
+    /// their names.
     pub fn time(&self, v: &str, unit_ns: u64) -> Result<Duration, FioError> {
+        let fios = matches!(unit_ns, 1_000 | 1_000_000_000) && self.job.fio_persona;
+        if let Some(d) = units::fio_time_lettered(v).filter(|_| fios) {
+            return Ok(d);
+        }
         let whole = || units::fio_time_whole(v, unit_ns).filter(|_| self.job.fio_persona);
         match units::fio_time(v, unit_ns) {
             Err(e) => whole().ok_or_else(|| self.bad(v, e)),

@@ -281,8 +281,9 @@ fn flow(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     Ok(())
 }
 
+/// A time whose plain number is in µs (fio's `flow_sleep` is a time option: `1ms`).
 fn flow_sleep(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
-    c.job.control.flow_sleep = Duration::from_micros(c.need_u64(v)?);
+    c.job.control.flow_sleep = c.time(c.need(v)?, US)?;
     Ok(())
 }
 
