@@ -490,6 +490,57 @@ pub fn unlink(files: &[FileSpec]) -> Result<(), FilesError> {
     Ok(())
 }
 
+/// `unlink_each_loop=1` before a job's further loop (fio 3.33 unlinks the job's regular
+/// files there): `f`, the job's file open at `fd`, is removed when iomark made its name
+/// (`JOB.N.M`, `filename_format`; a file named by `filename=` is kept), and the name is
+/// still a regular file (not a link, a device or a directory) and still the file open
+/// at `fd` (the same device and inode). With `create` (a job that writes, which fio opens with
+/// `O_CREAT`) a new empty file is made under the name (`O_EXCL`, never through a link,
+/// mode 0600 as fio's) with the open flags of `fd` (`O_DIRECT`, `O_SYNC` …) and put at
+/// `fd`, so the job's descriptor is the new file's. True when the name was removed.
+pub fn unlink_for_loop(f: &FileSpec, fd: RawFd, create: bool) -> Result<bool, FilesError> {
+    use std::os::unix::fs::MetadataExt;
+    let io = |op: &'static str| {
+        move |source: std::io::Error| FilesError::Io {
+            path: f.path.clone(),
+            op,
+            source,
+        }
+    };
+    let Ok(m) = std::fs::symlink_metadata(&f.path) else {
+        return Ok(false);
+    };
+    if f.named {
+        return Ok(false);
+    }
+    // SAFETY: `fd` is the job's open descriptor, borrowed for the call only.
+    let open = rustix::fs::fstat(unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) });
+    let same = open.is_ok_and(|st| st.st_dev == m.dev() && st.st_ino == m.ino());
+    if !m.file_type().is_file() || !same {
+        return Ok(false);
+    }
+    crate::files::scratch::remove_own(&f.path).map_err(io("unlink"))?;
+    if create {
+        // SAFETY: F_GETFL on the job's open descriptor reads its flags only.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        let keep = libc::O_DIRECT | libc::O_SYNC | libc::O_DSYNC | libc::O_NOATIME;
+        let new = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags((flags.max(0) & keep) | libc::O_NOFOLLOW)
+            .open(&f.path)
+            .map_err(io("open"))?;
+        // SAFETY: both descriptors are open; dup2 replaces `fd` with the new file
+        // atomically, and `new` is closed when it drops.
+        if unsafe { libc::dup2(new.as_raw_fd(), fd) } < 0 {
+            return Err(io("open")(std::io::Error::last_os_error()));
+        }
+    }
+    Ok(true)
+}
+
 /// `readonly=1`: nothing is created or extended. A missing file fails as its open
 /// would ([`FilesError::ReadOnlyLayout`]); a regular file shorter than its `size` fails
 /// as a read past its end, unless `short_ok` (the fio persona: the job reads it as it

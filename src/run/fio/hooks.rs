@@ -263,8 +263,8 @@ pub fn restore_schedulers(switched: &[(String, String)], root: &crate::probe::Ro
 /// `sh -c CMD`, output in `dir/NAME.prerun.txt` (or `.postrun.txt`); with `say`, fio's
 /// line naming that file on stdout first (`NAME : Saving output of prerun in
 /// NAME.prerun.txt`). `Err` when it could not run, or (prerun) exited with a status
-/// other than 0.
-pub fn exec(job: &FioJob, post: bool, dir: &Path, say: bool) -> Result<(), String> {
+/// other than 0 ([`HookError::Failed`]).
+pub fn exec(job: &FioJob, post: bool, dir: &Path, say: bool) -> Result<(), HookError> {
     let (cmd, mode) = match post {
         false => (job.tuning.exec_prerun.as_deref(), "prerun"),
         true => (job.tuning.exec_postrun.as_deref(), "postrun"),
@@ -280,9 +280,13 @@ pub fn exec(job: &FioJob, post: bool, dir: &Path, say: bool) -> Result<(), Strin
     let path = dir.join(&file);
     let mut staged = crate::files::output::Output::create(&path)
         .and_then(|o| o.stage())
-        .map_err(|e| format!("{key}: {}: {e}", path.display()))?;
-    let out = staged.share().map_err(|e| format!("{key}: {e}"))?;
-    let err = out.try_clone().map_err(|e| format!("{key}: {e}"))?;
+        .map_err(|e| HookError::Other(format!("{key}: {}: {e}", path.display())))?;
+    let out = staged
+        .share()
+        .map_err(|e| HookError::Other(format!("{key}: {e}")))?;
+    let err = out
+        .try_clone()
+        .map_err(|e| HookError::Other(format!("{key}: {e}")))?;
     let status = std::process::Command::new("/bin/sh")
         .arg("-c")
         .arg(cmd)
@@ -293,12 +297,26 @@ pub fn exec(job: &FioJob, post: bool, dir: &Path, say: bool) -> Result<(), Strin
         .status();
     staged
         .commit()
-        .map_err(|e| format!("{key}: {}: {e}", path.display()))?;
+        .map_err(|e| HookError::Other(format!("{key}: {}: {e}", path.display())))?;
     match status {
-        Err(e) => Err(format!("{key}: cannot run /bin/sh: {e}")),
-        Ok(s) if !s.success() && !post => Err(format!("{key} '{cmd}' failed: {s}")),
+        Err(e) => Err(HookError::Other(format!("{key}: cannot run /bin/sh: {e}"))),
+        Ok(s) if !s.success() && !post => {
+            Err(HookError::Failed(format!("{key} '{cmd}' failed: {s}")))
+        }
         Ok(_) => Ok(()),
     }
+}
+
+/// Why an `exec_prerun`/`exec_postrun` hook failed ([`exec`]).
+#[derive(Debug, thiserror::Error)]
+pub enum HookError {
+    /// the command ran and exited with a status other than 0 (a prerun: fio 3.33's
+    /// thread then skips its I/O without an error)
+    #[error("{0}")]
+    Failed(String),
+    /// it could not run, or its output file could not be written
+    #[error("{0}")]
+    Other(String),
 }
 
 #[cfg(test)]
@@ -365,6 +383,10 @@ mod tests {
         assert!(d.path().join("hk.postrun.txt").exists());
         let j = job(&[("exec_prerun", "exit 4")]);
         let e = exec(&j, false, d.path(), false).unwrap_err();
-        assert!(e.starts_with("exec_prerun 'exit 4' failed"), "{e}");
+        assert!(matches!(e, HookError::Failed(_)), "{e}");
+        assert!(
+            e.to_string().starts_with("exec_prerun 'exit 4' failed"),
+            "{e}"
+        );
     }
 }

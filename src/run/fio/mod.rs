@@ -205,11 +205,21 @@ impl RunError {
     }
 
     /// fio 3.33 says no line of its own for this failure beyond its account (a refused
-    /// commit, [`RunError::refused_at_commit`]) or said its own as it happened (a verify
+    /// commit, [`RunError::refused_at_commit`]; the failed open of a file
+    /// `unlink_each_loop` removed) or said its own as it happened (a verify
     /// mismatch's `verify:` lines, under the fio persona): iomark's explanation of it
     /// is a note ([`crate::stats::job::ThreadFailure::noted`]).
     pub fn fio_says_it_otherwise(&self) -> bool {
-        matches!(self, RunError::Verify { .. }) || self.refused_at_commit()
+        matches!(self, RunError::Verify { .. })
+            || self.refused_at_commit()
+            || matches!(
+                self,
+                RunError::Io {
+                    op: "open",
+                    account: Some(_),
+                    ..
+                }
+            )
     }
 
     /// fio 3.33's account of this failure, as it was set where the failure happened
@@ -1105,9 +1115,10 @@ fn run_groups(ctx: &group::RunCtx, groups: &[Vec<usize>]) -> Result<RunOutcome, 
             break;
         }
     }
-    // `unlink` (and `unlink_each_loop`, after the job's last loop): the files go
+    // `unlink`: the files go (`unlink_each_loop` removes them before each further
+    // loop only, so the last loop's files stay, as fio 3.33's)
     for ((j, ps), f) in cmd.jobs.iter().zip(plans).zip(&ctx.failed) {
-        if f.is_none() && (j.tuning.unlink || j.tuning.unlink_each_loop) {
+        if f.is_none() && j.tuning.unlink {
             for p in ps {
                 dataset::unlink(&p.files)?;
             }

@@ -156,11 +156,21 @@ impl Plan {
         if self.work.pick.generator != Some(RandGen::Lfsr) {
             return None;
         }
-        let blocks = len / self.job.min_bs().max(1);
+        let blocks = self.lfsr_blocks(len);
         let seed = seeding(&self.job).block(u64::from(self.global) + 1);
         (blocks > 0)
             .then(|| crate::run::gen::lfsr::Lfsr::new(blocks, seed, 0))
             .flatten()
+    }
+    /// The blocks of the job's smallest size (fio's `rw_min_bs`) in a region of `len`
+    /// bytes: what the file's LFSR covers.
+    pub(crate) fn lfsr_blocks(&self, len: u64) -> u64 {
+        len / self.job.min_bs().max(1)
+    }
+    /// Whether the job's files are unlinked before each further loop
+    /// (`unlink_each_loop`, run/worker/fio/open.rs's `Unlink`).
+    pub(crate) fn unlink_each_loop(&self) -> bool {
+        self.job.tuning.unlink_each_loop
     }
     /// Bandwidth and IOPS sampling intervals, ms ([`crate::run::fio::log::sample_intervals`]).
     pub(crate) fn sample_intervals(&self) -> [Option<u64>; 2] {

@@ -656,7 +656,9 @@ pub(crate) fn start_thread(
             warn(format!("note: job '{}': {what}", plan.job.name));
         }
     }
-    hooks::exec(&plan.job, false, Path::new("."), plan.say_hooks).map_err(refused)?;
+    if let Some(r) = skipped_before_io(plan) {
+        return r;
+    }
     let r = run_thread(plan, clock, stop, warn, live);
     if let Err(e) = hooks::exec(&plan.job, true, Path::new("."), plan.say_hooks) {
         warn(format!("job '{}': {e}", plan.job.name));
@@ -668,6 +670,38 @@ pub(crate) fn start_thread(
         }
         rec
     })
+}
+
+/// Under the fio persona, a thread fio 3.33 ends before its I/O without an error (its
+/// `goto err` with no errno set): an LFSR it cannot set up for one of its files
+/// (`init_random_map`: `fio: failed initializing LFSR` on stderr) or an `exec_prerun`
+/// that exited with a failure status (after its `Saving output` line). Its record is a
+/// thread that did nothing, error 0 (fio's JSON lists it with zeros, its text leaves it
+/// out), and its `exec_postrun` does not run. `iomark run` runs the job with a
+/// tausworthe draw for that file, and fails a job whose prerun fails (exit 3).
+fn skipped_before_io(plan: &Plan) -> Option<Result<JobRecord, RunError>> {
+    if plan.fio_errors && crate::run::worker::fio::lfsr_unset(plan) {
+        eprintln!("fio: failed initializing LFSR");
+        return Some(Ok(skipped_thread(plan)));
+    }
+    match hooks::exec(&plan.job, false, Path::new("."), plan.say_hooks) {
+        Ok(()) => None,
+        Err(hooks::HookError::Failed(_)) if plan.fio_errors => Some(Ok(skipped_thread(plan))),
+        Err(e) => Some(Err(RunError::Refused {
+            job: plan.job.name.clone(),
+            why: e.to_string(),
+        })),
+    }
+}
+
+/// The record of the calling job thread of `plan`, ended before its I/O without an
+/// error ([`skipped_before_io`]).
+fn skipped_thread(plan: &Plan) -> JobRecord {
+    let mut r = empty_record(plan);
+    r.job = effective_job(plan);
+    // SAFETY: gettid(2) only returns the calling thread's id
+    r.stats.pid = u32::try_from(unsafe { libc::gettid() }).unwrap_or(0);
+    r
 }
 
 /// Requests handed to the kernel at once, the model's `queue.batch` (fio's

@@ -385,9 +385,9 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
                 break;
             }
         }
-        if r.is_err() {
-            comps.drain(..done);
-        }
+        // what was accounted is gone from the batch: a job that fails after this
+        // (a request's pick, a pass hook) winds down without counting it again
+        comps.drain(..done);
         self.comps = comps;
         r
     }
@@ -402,6 +402,7 @@ impl<'a, E: Engine, T: Copy + Default> Io<'a, E, T> {
             .filter_map(|c| self.complete_one(rules, c, t).err())
             .collect();
         self.comps = comps;
+        self.comps.clear();
         errs
     }
 

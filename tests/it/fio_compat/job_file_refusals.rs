@@ -11,16 +11,10 @@ use crate::util::*;
 /// `(key=value, reason)`: options given `zz` in a job file where iomark's answer differs
 /// from fio 3.33's (docs/compat/fio.md, "Options"). The list may only shrink: a listed
 /// option that now answers as fio fails the test until it is struck off.
-const ZZ_DIFFERS: &[(&str, &str)] = &[
-    (
-        "exec_prerun=zz",
-        "fio goes on after a failed prerun command; iomark stops the job (exit 3)",
-    ),
-    (
-        "merge_blktrace_file=zz",
-        "fio 3.33 crashes (SIGSEGV) on it; iomark runs the job",
-    ),
-];
+const ZZ_DIFFERS: &[(&str, &str)] = &[(
+    "merge_blktrace_file=zz",
+    "fio 3.33 crashes (SIGSEGV) on it; iomark runs the job",
+)];
 
 /// `(code, stdout, stderr)` of fio 3.33 and of iomark as `fio`, each running the job file
 /// `text` (as `job.fio`, in a directory of its own); stdout only when the run was

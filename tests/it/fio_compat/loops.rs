@@ -132,3 +132,73 @@ fn a_loop_ended_by_its_bytes_counts_as_one_of_the_loops() {
         assert_eq!(io, fio, "{args:?}: iomark's log differs from fio's");
     }
 }
+
+/// An `unlink_each_loop` case: its arguments, then what each tool gives — exit code,
+/// `error`, reads, writes, bytes of the file left (None: gone).
+type UnlinkCase<'a> = (&'a [&'a str], i32, i64, u64, u64, Option<u64>);
+
+/// `unlink_each_loop=1` (4 KiB blocks over a 256 KiB file, JSON): fio 3.33 unlinks the
+/// job's files before each further loop, never after the last. A job that only reads
+/// and whose pass reached the file's end fails its next loop's open — one pass of 64
+/// reads, `error` 2, fio's `fio: pid=P, err=2/file:filesetup.c:805, func=open(j.0.0),
+/// error=No such file or directory` line on stdout, exit 1, the file gone (`loops=2`,
+/// or `io_size` twice the size); a writer makes the file anew, empty, each loop (128
+/// writes, the last loop's file left at its size), so a read/write mix's next read
+/// moves nothing (`full resid`: 30 reads — the last of them failed — and 35 writes,
+/// error 5, exit 1, an empty file left); one loop removes nothing. On an engine that
+/// queues (libaio, `direct`, depth 4) the loop's last completions count once. Each tool in a
+/// directory of its own; fio's figures when it is installed, iomark's always.
+#[test]
+fn unlink_each_loop_removes_the_files_before_each_further_loop_as_fio() {
+    const OPEN: &str =
+        "err=2/file:filesetup.c:805, func=open(j.0.0), error=No such file or directory";
+    // (args, exit code, error, reads, writes, bytes of the file left (None: gone))
+    let queued = [
+        "--rw=randread",
+        "--loops=3",
+        "--ioengine=libaio",
+        "--iodepth=4",
+        "--direct=1",
+    ];
+    let cases: [UnlinkCase; 6] = [
+        (&["--rw=read", "--loops=2"], 1, 2, 64, 0, None),
+        (&queued, 1, 2, 64, 0, None),
+        (&["--rw=randread", "--io_size=512k"], 1, 2, 64, 0, None),
+        (&["--rw=randrw", "--loops=2"], 1, 5, 30, 35, Some(0)),
+        (&["--rw=write", "--loops=2"], 0, 0, 0, 128, Some(256 << 10)),
+        (&["--rw=read"], 0, 0, 64, 0, Some(256 << 10)),
+    ];
+    let d = scratch();
+    let tools: &[&str] = match need_fio("unlink_each_loop") {
+        true => &["fio", "iomark"],
+        false => &["iomark"],
+    };
+    for &(args, code, error, reads, writes, left) in &cases {
+        for &tool in tools {
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            let o = cmd
+                .args(["--name=j", "--bs=4k", "--size=256k", "--unlink_each_loop=1"])
+                .args(["--output-format=json"])
+                .args(args)
+                .run();
+            let what = format!("{tool} {args:?}: {}", o.dump());
+            assert_eq!(o.code, code, "{what}");
+            let j = &o.json_doc()["jobs"][0];
+            assert_eq!(j["error"].as_i64(), Some(error), "{what}");
+            assert_eq!(j["read"]["total_ios"].as_u64(), Some(reads), "{what}");
+            assert_eq!(j["write"]["total_ios"].as_u64(), Some(writes), "{what}");
+            if error == 2 {
+                // fio says the failed open by its account alone
+                assert_eq!(o.stderr, "", "{what}");
+            }
+            let line = o.stdout.lines().find(|l| l.starts_with("fio: pid="));
+            assert_eq!(
+                line.is_some_and(|l| l.ends_with(OPEN)),
+                error == 2,
+                "{what}"
+            );
+            let size = std::fs::metadata(w.join("j.0.0")).ok().map(|m| m.len());
+            assert_eq!(size, left, "{what}");
+        }
+    }
+}

@@ -483,3 +483,93 @@ fn a_queue_the_kernel_refuses_fails_the_thread_at_io_queue_init() {
         }
     }
 }
+
+/// A thread fio 3.33 ends before its I/O without an error (`goto err` with no errno):
+/// `random_generator=lfsr` over a file of 4 blocks (a 3-bit register, so a thread whose
+/// block seed has its low 3 bits all ones cannot set it up: threads 3 and 11 of 16
+/// under the default seeds) — `fio: failed initializing LFSR` on stderr once per such
+/// thread, its JSON record all zeros with `error` 0, the others' 4 reads each (56),
+/// its text report without a block for it (14 of 16), exit 0; and an `exec_prerun`
+/// that exits 1 — its `Saving output` line, no I/O, no postrun, `error` 0, exit 0.
+#[test]
+fn a_thread_fio_ends_before_its_io_without_an_error_reports_zeros() {
+    let test = "a_thread_fio_ends_before_its_io_without_an_error_reports_zeros";
+    let lfsr = [
+        "--name=j",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=16k",
+        "--numjobs=16",
+        "--random_generator=lfsr",
+    ];
+    for json in [true, false] {
+        let d = scratch();
+        let mut args = lfsr.to_vec();
+        args.push(if json {
+            "--output-format=json"
+        } else {
+            "--output-format=normal"
+        });
+        let (i, f) = both(d.path(), &args, test);
+        for o in std::iter::once(&i).chain(f.as_ref()) {
+            assert_eq!(o.code, 0, "{}", o.dump());
+            assert_eq!(
+                o.stderr,
+                "fio: failed initializing LFSR\n".repeat(2),
+                "{}",
+                o.dump()
+            );
+            if json {
+                let jobs = o.json_doc()["jobs"].as_array().unwrap().clone();
+                let ios: Vec<u64> = jobs
+                    .iter()
+                    .map(|j| j["read"]["total_ios"].as_u64().unwrap())
+                    .collect();
+                let mut want = vec![4; 16];
+                (want[2], want[10]) = (0, 0);
+                assert_eq!(ios, want, "{}", o.dump());
+                assert!(jobs.iter().all(|j| j["error"] == 0), "{}", o.dump());
+            } else {
+                assert_eq!(
+                    o.stdout.matches("j: (groupid=0, jobs=1): err= 0").count(),
+                    14,
+                    "{}",
+                    o.dump()
+                );
+            }
+        }
+    }
+    let d = scratch();
+    let args = [
+        "--name=p",
+        "--filename=f",
+        "--size=64k",
+        "--rw=read",
+        "--exec_prerun=exit 1",
+        "--exec_postrun=echo post",
+        "--output-format=json",
+    ];
+    let (i, f) = both(d.path(), &args, test);
+    for o in std::iter::once(&i).chain(f.as_ref()) {
+        assert_eq!(o.code, 0, "{}", o.dump());
+        assert!(
+            o.stdout
+                .starts_with("p : Saving output of prerun in p.prerun.txt\n{"),
+            "{}",
+            o.dump()
+        );
+        assert!(
+            !o.stdout.contains("Saving output of postrun"),
+            "{}",
+            o.dump()
+        );
+        let j = &o.json_doc()["jobs"][0];
+        assert_eq!(
+            (j["error"].as_i64(), j["read"]["total_ios"].as_u64()),
+            (Some(0), Some(0)),
+            "{}",
+            o.dump()
+        );
+    }
+    assert!(!d.path().join("p.postrun.txt").exists());
+}

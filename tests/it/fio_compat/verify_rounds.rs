@@ -425,5 +425,37 @@ fn overlapping_writes_leave_only_the_last_to_read_back_as_fio() {
         }
         let end = ranges.last().map_or(0, |r| r.0 + r.1);
         assert!(end <= 256 << 10, "{tool}: read back past the file: {end}");
+
+/// A writer with `verify=crc32c` whose writes and read-back all fall inside its
+/// `ramp_time` (1 MiB in 4 KiB blocks, a ramp of 10 s the job never reaches): fio 3.33
+/// counts every request (256 writes, 256 verify reads) and records no latency of either
+/// (its `should_account` is false until the ramp is over): `clat_ns`, `lat_ns` and
+/// `slat_ns` N 0 — on psync and on libaio at depth 4 — where iomark recorded the verify
+/// reads' latencies.
+#[test]
+fn verify_reads_inside_the_ramp_record_no_latency_as_fio() {
+    let d = scratch();
+    let tools: &[&str] = match need_fio("verify_reads_inside_the_ramp") {
+        true => &["fio", "iomark"],
+        false => &["iomark"],
+    };
+    for engine in ["--ioengine=psync", "--ioengine=libaio"] {
+        for &tool in tools {
+            let (cmd, _) = fio_or_ours_in(tool, d.path());
+            let o = cmd
+                .args(["--name=j", "--rw=write", "--bs=4k", "--size=1m"])
+                .args(["--verify=crc32c", "--ramp_time=10s", "--iodepth=4"])
+                .args([engine, "--output-format=json"])
+                .run();
+            let what = format!("{tool} {engine}: {}", o.dump());
+            assert_eq!(o.code, 0, "{what}");
+            let j = &o.json_doc()["jobs"][0];
+            for dir in ["read", "write"] {
+                assert_eq!(j[dir]["total_ios"].as_u64(), Some(256), "{dir} {what}");
+                for lat in ["clat_ns", "lat_ns", "slat_ns"] {
+                    assert_eq!(j[dir][lat]["N"].as_u64(), Some(0), "{dir} {lat} {what}");
+                }
+            }
+        }
     }
 }

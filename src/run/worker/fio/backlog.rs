@@ -228,9 +228,10 @@ impl<'a> Worker<'a> {
         let d = &mut st.read;
         d.ios += 1;
         d.bytes += len as u64;
-        if !self.uses.gtod_reduce {
+        let now = self.clock.now();
+        if !self.uses.gtod_reduce && now >= self.lat_from {
             // synchronous: clat = lat, one histogram record (DirStats::settle)
-            d.sync.add(self.clock.ns(t0, self.clock.now()));
+            d.sync.add(self.clock.ns(t0, now));
         }
     }
 

@@ -145,6 +145,9 @@ impl Worker<'_> {
         for f in 0..self.plan.regions.len() {
             self.close_file(f);
         }
+        // `unlink_each_loop`: the files go before the loop's first request (none: the
+        // job ends, as fio's last loop keeps its files)
+        self.unlink.loop_starts();
         // no file is done; the file service picks a file afresh (fio closed the one it
         // served); the LFSRs start over from their seed (fio's reopen of the files)
         self.ends.none_done();

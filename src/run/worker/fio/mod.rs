@@ -44,7 +44,7 @@ mod replay;
 mod request;
 mod resid;
 mod trace;
-pub(crate) use request::{drop_cache, fill_buf};
+pub(crate) use request::{drop_cache, fill_buf, lfsr_unset};
 
 /// Operation of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -439,6 +439,12 @@ pub(crate) struct Worker<'a> {
     /// the rests of requests after a short transfer, issued again before any new
     /// request (fio's rule: resid.rs)
     resid: Vec<resid::Resid>,
+    /// `unlink_each_loop`: whether the files go before the loop's first request
+    unlink: open::Unlink,
+    /// the tick a verify read's latencies count from: the end of `ramp_time` until the
+    /// job's ramp is over (fio's `should_account`: a read-back inside the ramp counts
+    /// its reads and bytes, no latency), then 0
+    lat_from: u64,
 }
 
 impl<'a> Worker<'a> {

@@ -10,8 +10,54 @@
 //!
 //! The limit is of the files that take requests: the job thread holds the descriptor
 //! of every file for its whole run (docs/compat/fio.md, "openfiles").
+//!
+//! `unlink_each_loop=1` ([`Unlink`]): before the first request of each further loop
+//! the job's regular files are removed, as fio 3.33 unlinks them before each loop after
+//! the first; a job that writes opens each one anew (fio's `O_CREAT`: an empty file, its
+//! descriptor the job's), one that only reads or trims fails there, as fio's open of
+//! the missing name does (ENOENT, `file:filesetup.c:805, func=open(NAME)`).
 
+use crate::run::fio::{Plan, RunError};
 use crate::run::worker::fio::Worker;
+use crate::stats::job::FioAccount;
+
+/// `unlink_each_loop`: whether the job's files are removed before a loop's first request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unlink {
+    /// not asked for (or no file)
+    Never,
+    /// asked for; nothing to remove now
+    Kept,
+    /// a further loop started: its first request removes the files first
+    Due,
+}
+
+impl Unlink {
+    pub(super) fn of(plan: &Plan, fds_empty: bool) -> Unlink {
+        match plan.unlink_each_loop() && !fds_empty {
+            true => Unlink::Kept,
+            false => Unlink::Never,
+        }
+    }
+
+    /// Not asked for.
+    pub(super) fn never(self) -> bool {
+        self == Unlink::Never
+    }
+
+    /// A further loop starts (fio's `clear_io_state`).
+    pub(super) fn loop_starts(&mut self) {
+        if *self == Unlink::Kept {
+            *self = Unlink::Due;
+        }
+    }
+
+    /// The files go before the request about to be issued.
+    #[inline(always)]
+    pub(super) fn due(self) -> bool {
+        self == Unlink::Due
+    }
+}
 
 /// The state of one file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +175,38 @@ impl Worker<'_> {
             self.fopen.state[file] = State::Closed;
             self.fopen.open -= 1;
         }
+    }
+
+    /// `unlink_each_loop`: the files go before the loop's first request, on `file`
+    /// (see the module). A job that writes goes on over its new empty files; for one
+    /// that only reads or trims, `file` removed is its failed open (ENOENT).
+    #[cold]
+    pub(super) fn unlink_for_loop(&mut self, file: usize) -> Result<(), RunError> {
+        self.unlink = Unlink::Kept;
+        let create = self.plan.thread_job.writes;
+        let mut gone = vec![false; self.fds.len()];
+        for ((f, &fd), g) in self.plan.files.iter().zip(&self.fds).zip(&mut gone) {
+            *g = crate::files::dataset::unlink_for_loop(f, fd, create)?;
+        }
+        if create || !gone.get(file).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        let path = self.plan.files[file].path.clone();
+        let func = format!("open({})", path.display());
+        Err(RunError::Io {
+            job: self.plan.work.name.clone(),
+            op: "open",
+            file: path,
+            offset: 0,
+            len: 0,
+            why: crate::files::strerror(libc::ENOENT),
+            account: Some(Box::new(FioAccount::new(
+                "filesetup.c",
+                805,
+                func,
+                libc::ENOENT,
+            ))),
+        })
     }
 
     /// Close every file (nothing is in flight): a new pass, the read-back, the end.

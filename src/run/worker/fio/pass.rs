@@ -122,6 +122,8 @@ impl<'a> FioRules<'a> {
         let clock = w.clock;
         let start = clock.now();
         let ramp_end = start + clock.ticks(work.limits.ramp);
+        // (no ramp: its end is the start, before every verify read)
+        w.lat_from = ramp_end;
         let deadline = plan.thread_job.time.map(|r| ramp_end + clock.ticks(r));
         let flow = q
             .flow
@@ -130,11 +132,8 @@ impl<'a> FioRules<'a> {
         w.lat_target = q.lat_target.map(|t| LatTarget::new(t, depth as u32, 0, 0));
         let mut samp = sampler(plan, w.logs.as_ref());
         samp.set_end(deadline);
-        w.phase(if work.limits.ramp.is_zero() {
-            b'*'
-        } else {
-            b'/'
-        });
+        // `*` running, `/` ramping
+        w.phase(b"*/"[usize::from(!work.limits.ramp.is_zero())]);
         let lean = lean_of(&w, flow.is_none());
         FioRules {
             start,
@@ -627,6 +626,7 @@ impl FioRules<'_> {
     fn ramp_over(&mut self, now: u64) {
         let clock = self.w.clock;
         self.measuring = true;
+        self.w.lat_from = 0;
         // fio's reset_all_stats zeroes the thinktime_blocks counts, the requests
         // and bytes issued and done
         self.w.think_blocks = 0;
@@ -813,6 +813,9 @@ impl<'a> Rules for FioRules<'a> {
         }
         if self.w.zone_eof {
             return Ok(Next::Break);
+        }
+        if self.w.unlink.due() {
+            self.w.unlink_for_loop(file)?;
         }
         if std::mem::take(&mut self.w.round_eof) {
             // a direction reached the file's end: the round is over (verify_round)
@@ -1363,7 +1366,7 @@ impl<'a> FioRules<'a> {
 /// Whether a job takes the lean per-request path: it uses none of the features the
 /// worker consults per request — rate or think time, flow, a replayed log, verify (its
 /// stamps, checks, backlog, rounds, saved or loaded state), logs and `--debug=io`,
-/// zones, per-request priorities, `serialize_overlap`, an `openfiles` limit, a mixed or
+/// zones, per-request priorities, `serialize_overlap`, an `openfiles` limit, `unlink_each_loop`, a mixed or
 /// trimwrite direction, every-N syncs, a pass or loop ended by its bytes (cache drop,
 /// drain), latency_target, a minimum rate or `max_latency`, submit batches
 /// (`iodepth_batch_submit` above 1: their hand-overs are counted in the full path,
@@ -1390,6 +1393,7 @@ fn lean_of(w: &Worker<'_>, no_flow: bool) -> bool {
         && w.vrec.is_none()
         && w.replay.is_none()
         && w.lat_target.is_none()
+        && w.unlink.never()
         && !w.fopen.limited()
         && plan.replay.is_none()
         && plan.vstate.is_none()

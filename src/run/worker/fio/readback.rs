@@ -70,7 +70,8 @@ impl ReadBack<'_, '_> {
         let d = &mut self.st.read;
         d.ios += 1;
         d.bytes += len as u64;
-        if !self.w.uses.gtod_reduce {
+        // (inside the ramp a read counts, its latencies do not: `Worker::lat_from`)
+        if !self.w.uses.gtod_reduce && at.t >= self.w.lat_from {
             match at.lat(self.w.clock) {
                 (Some(slat), clat, lat) => {
                     d.slat.add(slat);

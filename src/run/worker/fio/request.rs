@@ -146,6 +146,23 @@ fn lfsrs_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Vec<Option<Lfs
         .collect()
 }
 
+/// Under `random_generator=lfsr`, whether fio 3.33 cannot set up the LFSR of one of
+/// the thread's files whose offsets are uniform block draws: the thread's block seed
+/// has the register's low bits all ones (`lfsr_reset`'s illegal state), which fails
+/// its `init_random_map` (run/fio/thread.rs). A region of no whole block is left to
+/// the job's other checks.
+pub(crate) fn lfsr_unset(plan: &Plan) -> bool {
+    if plan.work.pick.generator != Some(crate::job::model::RandGen::Lfsr) {
+        return false;
+    }
+    let gens = slot_gens(plan);
+    let zones = crate::run::fio::zoned::zones_for(plan);
+    let strided = zones.as_ref().is_some_and(|z| z.strided());
+    plan.regions.iter().zip(&gens).any(|(&(_, len), g)| {
+        plan.lfsr_blocks(len) > 0 && uniform_random(plan, g, strided) && plan.lfsr(len).is_none()
+    })
+}
+
 /// Each file's LFSR ([`lfsrs_of`]) and random map ([`random_maps`]).
 type Walks = (Vec<Option<Lfsr>>, Vec<Option<RandomMap>>);
 fn walks_of(plan: &Plan, gens: &[[SlotGen; 2]], strided: bool) -> Walks {
@@ -367,6 +384,8 @@ impl<'a> Worker<'a> {
             vreads: 0,
             mix: mix_of(plan),
             resid: Vec::new(),
+            unlink: super::open::Unlink::of(plan, fds_empty),
+            lat_from: 0,
         };
         w.take_shortcuts();
         w
