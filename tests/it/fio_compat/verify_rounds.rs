@@ -425,6 +425,8 @@ fn overlapping_writes_leave_only_the_last_to_read_back_as_fio() {
         }
         let end = ranges.last().map_or(0, |r| r.0 + r.1);
         assert!(end <= 256 << 10, "{tool}: read back past the file: {end}");
+    }
+}
 
 /// A writer with `verify=crc32c` whose writes and read-back all fall inside its
 /// `ramp_time` (1 MiB in 4 KiB blocks, a ramp of 10 s the job never reaches): fio 3.33
