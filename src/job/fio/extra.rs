@@ -124,11 +124,12 @@ impl PrioNumaDedupeOpts {
         if self.prio.is_none() && self.prioclass.is_none() {
             return None;
         }
-        Some(ioprio_value(
-            self.prioclass.unwrap_or(2),
-            self.prio.unwrap_or(0),
-            0,
-        ))
+        // no class, or class 0 (none), is best effort, as fio 3.33's ioprio_value
+        let class = match self.prioclass.unwrap_or(0) {
+            0 => 2,
+            c => c,
+        };
+        Some(ioprio_value(class, self.prio.unwrap_or(0), 0))
     }
 }
 
@@ -423,6 +424,23 @@ pub fn validate(x: &PrioNumaDedupeOpts) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prioclass_0_is_best_effort_as_fio() {
+        let mut x = PrioNumaDedupeOpts {
+            prio: Some(4),
+            prioclass: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(x.thread_ioprio(), Some((2 << 13) | 4));
+        x.prioclass = None;
+        assert_eq!(x.thread_ioprio(), Some((2 << 13) | 4));
+        x.prioclass = Some(1);
+        assert_eq!(x.thread_ioprio(), Some((1 << 13) | 4));
+        x.prio = None;
+        x.prioclass = None;
+        assert_eq!(x.thread_ioprio(), None);
+    }
 
     #[test]
     fn dedupe_global_is_accepted_in_repeat_mode_as_fio() {

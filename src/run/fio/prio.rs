@@ -109,8 +109,13 @@ pub(crate) fn set_thread_prio(job: &FioJob) -> Result<(), String> {
     let r = unsafe { libc::syscall(libc::SYS_ioprio_set, 1, 0, libc::c_int::from(v)) };
     if r != 0 {
         let e = std::io::Error::last_os_error();
+        let rt = if v >> 13 == 1 {
+            " (class 1, realtime, needs CAP_SYS_ADMIN or CAP_SYS_NICE)"
+        } else {
+            ""
+        };
         return Err(format!(
-            "prioclass={} prio={}: ioprio_set failed: {e} (class 1, realtime, needs CAP_SYS_ADMIN or CAP_SYS_NICE)",
+            "prioclass={} prio={}: ioprio_set failed: {e}{rt}",
             job.extra.prioclass.map_or("-".into(), |c| c.to_string()),
             job.extra.prio.map_or("-".into(), |c| c.to_string()),
         ));

@@ -235,7 +235,9 @@ enum Want {
 /// does, from the key's kind (a negative number: `fio_compat::negatives`, against fio).
 fn generated(o: &options::FioOption, n: u64) -> Vec<(String, Want)> {
     let (hex, junk) = match o.kind {
-        Kind::Time => (Want::Refused, Want::Refused),
+        // hex is refused (docs/compat/fio.md: a time in hex); a number with a letter
+        // fio's get_mult_time does not know and text after it counts µs, as fio
+        Kind::Time => (Want::Refused, Want::Same(format!("{n}us"))),
         // a boolean's check_int reads the digits alone
         Kind::Bool | Kind::Flag => (Want::Same(n.to_string()), Want::Same(n.to_string())),
         _ => (
@@ -274,8 +276,7 @@ fn negative_hex_and_unit_with_junk_values_of_every_numeric_key() {
             };
             // iomark's one line naming the option, or fio's own `failed parsing` line
             let named = got.code == 0
-                || (got.stderr.trim().lines().count() == 1
-                    && got.stderr.contains(&format!("option '{key}'")))
+                || (got.stderr.trim().lines().count() == 1 && got.stderr.contains(key))
                 || got
                     .stderr
                     .trim_end()
