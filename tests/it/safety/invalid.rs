@@ -126,8 +126,9 @@ const CASES: &[(&str, i32, &str)] = &[
     ("run --numjobs=0 --name=x", 2, "'numjobs'"),
     ("run --numjobs=abc --name=x", 2, "'numjobs'"),
     ("run --numjobs=-2 --name=x", 2, "'numjobs'"),
-    // (`--iodepth=-1` is not invalid: fio warns "min value out of range" and runs with
-    // the default, and so does iomark: fio_compat::side_by_side)
+    // (under the name `fio`, `--iodepth=-1` warns "min value out of range" and runs
+    // with the default as fio: fio_compat::side_by_side; `iomark run` takes no negative)
+    ("run --iodepth=-1 --name=x", 2, "'iodepth'"),
     ("run --iodepth=0 --name=x", 2, "'iodepth'"),
     ("run --iodepth=abc --name=x", 2, "'iodepth'"),
     ("run --ioengine=foo --name=x", 2, "ioengine 'foo'"),

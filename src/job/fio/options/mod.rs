@@ -716,7 +716,9 @@ pub fn apply(
     if let (Some(o), Some(v)) = (find(&key), value) {
         // a negative number the option takes as it is (`nice=-5`) is no two-part reading
         // for `iomark run` to refuse (finish.rs)
-        if signed_reading(o, v, job.kb_base) && !signed::one_value(o, v) {
+        if (signed_reading(o, v, job.kb_base) || negative_parts(o, v, job.kb_base))
+            && !signed::one_value(o, v)
+        {
             job.negatives
                 .push((o.name.to_string(), v.trim().to_string()));
         }
@@ -1125,6 +1127,14 @@ fn signed_reading(o: &FioOption, v: &str, kb_base: u64) -> bool {
         && parts_as_range(o, t, kb_base).is_none()
         && negative_zero(o, t, kb_base).is_none()
         && signed::negative_number(o, t, kb_base).is_some()
+}
+
+/// Whether `v` is a negative number a [`SECOND_PART_IGNORED`] option reads in fio's
+/// two parts (`iodepth=-1`: `-1` out of range, said, then `1`): taken by iomark as
+/// `fio`, refused by `iomark run` as every other negative number.
+fn negative_parts(o: &FioOption, v: &str, kb_base: u64) -> bool {
+    let t = v.trim();
+    t.starts_with('-') && parts_as_range(o, t, kb_base).is_some()
 }
 
 fn fio_reading(o: &FioOption, v: &str, kb_base: u64) -> Option<Reading> {
