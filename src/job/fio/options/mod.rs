@@ -908,7 +908,10 @@ fn parts_taken(
         Err(()) => Err(bad(
             key,
             v.trim(),
-            format!("no part of it is a number in range ({})", range_text(o)),
+            format!(
+                "no number in it (accepted: a number such as 4k or 1m, one per direction as 4k,8k; {})",
+                range_text(o).trim_start_matches("out of range: ")
+            ),
             origin,
         )),
     }
