@@ -319,7 +319,11 @@ fn from_json(v: &Value) -> Result<Vec<FioDir>, String> {
                     bs: fio_report_size(bs_txt.split('-').next().unwrap_or(bs_txt)).unwrap_or(4096),
                     iodepth: opt("iodepth").and_then(|s| s.parse().ok()).unwrap_or(1),
                     jobs: threads_of_entry(opt("numjobs"), clones(name)),
-                    direct: Some(opt("direct").is_some_and(|s| truthy(&s))),
+                    // fio's `buffered=0` is `direct=1`
+                    direct: Some(
+                        opt("direct").is_some_and(|s| truthy(&s))
+                            || opt("buffered").is_some_and(|s| !truthy(&s)),
+                    ),
                     rw: opt("rw")
                         .or(opt("readwrite"))
                         .unwrap_or_else(|| "read".into()),
@@ -1008,7 +1012,29 @@ fn inputs(
         id: "imported.fio".into(),
         message: format!("imported from fio output ({source}): latency is fio's clat (completion latency; fio's lat, which adds the submission, is kept as each phase's lat); no diagnosis of the target{stopped}"),
     }];
+    i.warnings.extend(buffered_warning(dirs));
     Ok(i)
+}
+
+/// The call-out of an imported report whose jobs ran buffered (`direct=0`): fio's report
+/// holds no page-cache check (file set against RAM, the device's own counters), so the
+/// result cannot say whether its figures are the device's or the page cache's.
+fn buffered_warning(dirs: &[FioDir]) -> Option<Warning> {
+    let mut jobs: Vec<&str> = dirs
+        .iter()
+        .filter(|d| d.opts.direct == Some(false))
+        .map(|d| d.job.as_str())
+        .collect();
+    jobs.dedup();
+    let first = *jobs.first()?;
+    let named = match jobs.len() {
+        1 => format!("job {first}"),
+        n => format!("{n} jobs ({first}, …)"),
+    };
+    Some(Warning {
+        id: "imported.fio_buffered".into(),
+        message: format!("{named} ran buffered (direct=0): reads may have been served by the page cache and writes may have ended there, not on the device; fio's report holds no page-cache check (file set against RAM, the device's own counters), so whether these figures are the device's is unknown — rerun with direct=1, or with iomark, which checks"),
+    })
 }
 
 #[cfg(test)]

@@ -237,6 +237,12 @@ pub struct EffectiveJob {
     /// fio `slat_percentiles`: the reports list submission-latency percentiles
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub slat_percentiles: bool,
+    /// fio's `continue_on_error` covers some kind of error as the job ran (set, or added
+    /// by an `ignore_error` list, in the order written): fio's reports then print the
+    /// error count and first errno, 0 errors included; absent in fileio results and in
+    /// results written before it was kept (the reports then read the options)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continue_on_error: Option<bool>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {
@@ -326,6 +332,9 @@ impl EffectiveJob {
                 .then_some(j.reap_spin_ns),
             unified_rw: j.tuning.unified as u8,
             slat_percentiles: j.tuning.slat_percentiles && !j.no_slat(),
+            continue_on_error: Some(
+                m.continue_on_error != crate::job::fio::on_error::ContinueOnError::NONE,
+            ),
         }
     }
 
@@ -397,6 +406,7 @@ impl EffectiveJob {
             reap_spin_ns: None,
             unified_rw: 0,
             slat_percentiles: false,
+            continue_on_error: None,
         }
     }
 }

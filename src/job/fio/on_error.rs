@@ -33,6 +33,11 @@ mod tests {
         assert!(C::parse("sometimes")
             .unwrap_err()
             .contains("accepted: none"));
-        assert_eq!(C::default(), C::None);
+        assert_eq!(C::default(), C::NONE);
+        // fio's bit mask: io = read | write, all = every kind
+        assert_eq!(C::READ.with(Write), C::IO);
+        assert_eq!(C::IO.with(Verify), C::ALL);
+        assert!(C::VERIFY.with(Read).continues(Read));
+        assert!(!C::VERIFY.with(Read).continues(Write));
     }
 }

@@ -44,12 +44,17 @@ pub(crate) fn option<'a>(
         .map(|(_, v)| v.as_str())
 }
 
-/// fio's `continue_on_error` is on for job `j`: set to anything but `none`/`0`/`false`,
-/// or `ignore_error` names an error (fio 3.33 `options.c` `ignore_error_type` ORs each
-/// error type with a non-empty list into `continue_on_error`). fio then prints the error
-/// count and first errno — JSON `total_err`/`first_error`, the terse pair, the text's
+/// fio's `continue_on_error` is on for job `j`: as the job ran (the result's
+/// `continue_on_error`: set, or added by an `ignore_error` list, a later
+/// `continue_on_error=` replacing it, fio 3.33 `options.c` `ignore_error_type`); in a
+/// result written before that was kept, read from the options: set to anything but
+/// `none`/`0`, or `ignore_error` names an error. fio then prints the error count and
+/// first errno — JSON `total_err`/`first_error`, the terse pair, the text's
 /// `errors    :` line — even when no error happened.
 pub(crate) fn continues_on_error(j: &JobResult, global: &[(String, String)]) -> bool {
+    if let Some(on) = j.job.continue_on_error {
+        return on;
+    }
     let coe = option(j, global, "continue_on_error")
         .is_some_and(|c| !matches!(c.trim(), "" | "none" | "0" | "false"));
     let ignore = option(j, global, "ignore_error")
@@ -117,5 +122,16 @@ mod tests {
         let global = [("continue-on-error".to_string(), "io".to_string())];
         assert!(continues_on_error(&j, &global));
         assert_eq!(option(&j, &global, "continue_on_error"), Some("io"));
+        // the result's own word, as the job ran, wins over the options
+        let mut j = JobResult::default();
+        j.job.options = vec![
+            ("ignore_error".into(), "EIO:ENOSPC".into()),
+            ("continue_on_error".into(), "none".into()),
+        ];
+        j.job.continue_on_error = Some(false);
+        assert!(!continues_on_error(&j, &[]));
+        j.job.options.clear();
+        j.job.continue_on_error = Some(true);
+        assert!(continues_on_error(&j, &[]));
     }
 }

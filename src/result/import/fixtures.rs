@@ -186,3 +186,45 @@ fn fio_json_sync_section_is_the_results_fsync() {
     assert_eq!((r.fsync.ops, r.fsync.lat.count), (0, 0));
     assert_eq!(r.time[0].sync_ns, 0);
 }
+
+/// A buffered fio report is called out: fio kept no page-cache check, so whether its
+/// figures are the device's is unknown (`imported.fio_buffered`); with `direct=1` in the
+/// job's options there is no such call-out, nor for fio's text, which does not say.
+#[test]
+fn a_buffered_fio_report_says_the_page_cache_may_have_served_it() {
+    let id = "imported.fio_buffered";
+    let has = |r: &RunResult| r.warnings.iter().any(|w| w.id == id);
+    let r = load("seqread-psync.json");
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.id == id)
+        .expect("buffered call-out");
+    assert!(
+        w.message.starts_with(
+            "job seqread ran buffered (direct=0): reads may have been served by the page cache"
+        ),
+        "{}",
+        w.message
+    );
+    assert!(w.message.contains("rerun with direct=1"), "{}", w.message);
+    assert!(
+        !has(&load("seqread-psync.txt")),
+        "fio's text does not say direct"
+    );
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/seqread-psync.json");
+    let text = std::fs::read_to_string(p).unwrap();
+    let direct = text.replacen(
+        "\"ioengine\" : \"psync\"",
+        "\"ioengine\" : \"psync\",\n        \"direct\" : \"1\"",
+        1,
+    );
+    assert_ne!(direct, text);
+    let r = import(&direct, "direct").unwrap().unwrap();
+    assert!(!has(&r), "{:?}", r.warnings);
+    // fio's `buffered=0` is `direct=1`
+    let unbuffered = direct.replace("\"direct\" : \"1\"", "\"buffered\" : \"0\"");
+    assert_ne!(unbuffered, direct);
+    let r = import(&unbuffered, "buffered=0").unwrap().unwrap();
+    assert!(!has(&r), "{:?}", r.warnings);
+}

@@ -23,19 +23,19 @@ pub fn errno_of(e: IoErr) -> i32 {
 }
 
 /// Whether a failed request of `class` is non-fatal for the job (fio's
-/// `td_non_fatal_error`): its class is covered by `continue_on_error` — or by an
-/// `ignore_error` list of that class, which "works by overriding continue_on_error"
-/// (fio HOWTO) — and its errno is in the class's list (default EIO, EILSEQ).
+/// `td_non_fatal_error`): its class is in `continue_on_error` — which an `ignore_error`
+/// list of that class adds it to, unless a later `continue_on_error=` replaced the set
+/// (job/fio/options/data.rs) — and its errno is in the class's list (default EIO, EILSEQ).
 pub fn non_fatal(f: &Failure, class: ErrorClass, e: IoErr) -> bool {
     let i = match class {
         ErrorClass::Read => 0,
         ErrorClass::Write => 1,
         ErrorClass::Verify => 2,
     };
-    let list = f.ignore[i].as_deref();
-    if !(f.continue_on.continues(class) || list.is_some()) {
+    if !f.continue_on.continues(class) {
         return false;
     }
+    let list = f.ignore[i].as_deref();
     list.unwrap_or(&DEFAULT_NON_FATAL).contains(&errno_of(e))
 }
 
@@ -176,7 +176,7 @@ mod tests {
         let eio = IoErr::Errno(libc::EIO);
         let enospc = IoErr::Errno(libc::ENOSPC);
         assert!(!non_fatal(&m, ErrorClass::Write, eio));
-        m.continue_on = C::Write;
+        m.continue_on = C::WRITE;
         assert!(non_fatal(&m, ErrorClass::Write, eio));
         assert!(non_fatal(&m, ErrorClass::Write, IoErr::Short { done: 0 }));
         assert!(
@@ -190,8 +190,10 @@ mod tests {
             !non_fatal(&m, ErrorClass::Write, eio),
             "the list replaces the default"
         );
-        // a list alone makes its class continue (it overrides continue_on_error)
-        m.continue_on = C::None;
+        // a `continue_on_error=none` after the list: nothing continues (fio's bit test)
+        m.continue_on = C::NONE;
+        assert!(!non_fatal(&m, ErrorClass::Write, enospc));
+        m.continue_on = C::NONE.with(ErrorClass::Write);
         assert!(non_fatal(&m, ErrorClass::Write, enospc));
         assert!(!non_fatal(&m, ErrorClass::Read, enospc));
     }

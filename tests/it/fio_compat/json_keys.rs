@@ -430,3 +430,43 @@ fn job_options_are_listed_as_given_with_the_name() {
         ["ioengine", "size", "bs"]
     );
 }
+
+/// `ignore_error` turns `continue_on_error` on for the kinds it lists, and a later
+/// `continue_on_error=none` turns it off again (fio 3.33 `options.c`: the list ORs its
+/// kinds into the option, the option replaces them): fio prints the `errors` line and
+/// `total_err`/`first_error` for the first job file and neither for the second (the
+/// oracle's seed-94 job 641, where iomark printed them). Compared with fio side by side.
+#[test]
+fn continue_on_error_none_after_ignore_error_turns_the_error_count_off_as_fio() {
+    let d = scratch();
+    let base = "[j]\nioengine=null\nrw=write\nbs=4k\nsize=64k\n";
+    let cases = [
+        ("ignore_error=EIO:ENOSPC\n", true),
+        ("ignore_error=EIO:ENOSPC\ncontinue_on_error=none\n", false),
+        ("continue_on_error=none\nignore_error=,EIO\n", true),
+    ];
+    let mut tools = vec!["iomark"];
+    if need_fio("continue_on_error_none_after_ignore_error") {
+        tools.push("fio");
+    }
+    for (keys, on) in cases {
+        let job = format!("{base}{keys}");
+        for tool in &tools {
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            std::fs::write(w.join("j.fio"), &job).unwrap();
+            let text = cmd.args(["j.fio"]).run();
+            assert_eq!(text.code, 0, "{tool} {keys:?}: {}", text.dump());
+            let line = text
+                .stdout
+                .contains("     errors    : total=0, first_error=0/<Success>");
+            assert_eq!(line, on, "{tool} {keys:?}: {}", text.stdout);
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            std::fs::write(w.join("j.fio"), &job).unwrap();
+            let o = cmd.args(["--output-format=json", "j.fio"]).run();
+            let j: Value = serde_json::from_str(&o.stdout).expect("fio JSON");
+            let keys_there = j["jobs"][0].get("total_err").is_some()
+                && j["jobs"][0].get("first_error").is_some();
+            assert_eq!(keys_there, on, "{tool} {keys:?}: {}", o.stdout);
+        }
+    }
+}

@@ -253,6 +253,14 @@ fn continue_on_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
 fn ignore_error(c: &mut JobCtx<'_>, v: Option<&str>) -> R {
     let v = c.need(v)?;
     c.job.more.x.ignore_error = parse_ignore_error(v).map_err(|e| c.bad(v, e))?;
+    // fio's `ignore_error_type`: each kind with a list is added to `continue_on_error`
+    // (a later `continue_on_error=` replaces the set)
+    use crate::job::model::ErrorClass::{Read, Verify, Write};
+    for (list, class) in c.job.more.x.ignore_error.iter().zip([Read, Write, Verify]) {
+        if list.is_some() {
+            c.job.more.continue_on_error = c.job.more.continue_on_error.with(class);
+        }
+    }
     if c.job.more.x.ignore_error[2].is_some() {
         c.notice(
             "notice: ignore_error: the VERIFY list has no effect in iomark: a read job stops at a verify mismatch unless continue_on_error covers verify; a writing job counts its mismatches and fails (verify_fatal=1 stops it at once)".into(),

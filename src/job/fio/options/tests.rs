@@ -1082,3 +1082,34 @@ fn fio_reads_a_cpu_list_with_atoi() {
         assert_eq!(super::fio_cpu_list(v).as_deref(), want, "{v}");
     }
 }
+
+/// `ignore_error` adds each kind it lists to `continue_on_error`, and a later
+/// `continue_on_error=` replaces the set, in the order written (fio 3.33 `options.c`
+/// `ignore_error_type`: `continue_on_error |= 1 << etype`): `ignore_error=EIO:ENOSPC`
+/// then `continue_on_error=none` continues after nothing — fio then prints no `errors`
+/// line (`fio_compat::refusal_output`'s oracle job 641 compares it).
+#[test]
+fn ignore_error_adds_its_kinds_and_a_later_continue_on_error_replaces_them() {
+    use crate::job::fio::on_error::ContinueOnError as C;
+    let run = |keys: &[(&str, &str)]| {
+        let mut j = FioJob::default();
+        for (k, v) in keys {
+            apply(&mut j, k, Some(v), &Origin::CommandLine, &mut Vec::new()).unwrap();
+        }
+        j.more.continue_on_error
+    };
+    assert_eq!(run(&[("ignore_error", "EIO:ENOSPC")]), C::READ);
+    assert_eq!(run(&[("ignore_error", ",ENOSPC")]), C::WRITE);
+    assert_eq!(run(&[("ignore_error", "EIO,ENOSPC,EILSEQ")]), C::ALL);
+    assert_eq!(
+        run(&[
+            ("ignore_error", "EIO:ENOSPC"),
+            ("continue_on_error", "none")
+        ]),
+        C::NONE
+    );
+    assert_eq!(
+        run(&[("continue_on_error", "verify"), ("ignore_error", ",EIO")]),
+        C::VERIFY.with(crate::job::model::ErrorClass::Write)
+    );
+}
