@@ -1020,20 +1020,27 @@ fn inputs(
 /// holds no page-cache check (file set against RAM, the device's own counters), so the
 /// result cannot say whether its figures are the device's or the page cache's.
 fn buffered_warning(dirs: &[FioDir]) -> Option<Warning> {
-    let mut jobs: Vec<&str> = dirs
+    let buffered: Vec<&FioDir> = dirs
         .iter()
         .filter(|d| d.opts.direct == Some(false))
-        .map(|d| d.job.as_str())
         .collect();
+    let mut jobs: Vec<&str> = buffered.iter().map(|d| d.job.as_str()).collect();
     jobs.dedup();
     let first = *jobs.first()?;
     let named = match jobs.len() {
         1 => format!("job {first}"),
         n => format!("{n} jobs ({first}, …)"),
     };
+    let reads = buffered.iter().any(|d| d.dir == "read");
+    let writes = buffered.iter().any(|d| d.dir != "read");
+    let what = match (reads, writes) {
+        (true, false) => "its reads may have been served by the page cache, not the device",
+        (false, _) => "its writes may have ended in the page cache, not on the device",
+        (true, true) => "its reads may have been served by the page cache and its writes may have ended there, not on the device",
+    };
     Some(Warning {
         id: "imported.fio_buffered".into(),
-        message: format!("{named} ran buffered (direct=0): reads may have been served by the page cache and writes may have ended there, not on the device; fio's report holds no page-cache check (file set against RAM, the device's own counters), so whether these figures are the device's is unknown — rerun with direct=1, or with iomark, which checks"),
+        message: format!("{named} ran buffered (direct=0): {what}; fio's report holds no page-cache check (file set against RAM, the device's own counters), so whether these figures are the device's is unknown — rerun with direct=1, or with iomark, which checks"),
     })
 }
 

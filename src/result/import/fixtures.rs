@@ -202,7 +202,7 @@ fn a_buffered_fio_report_says_the_page_cache_may_have_served_it() {
         .expect("buffered call-out");
     assert!(
         w.message.starts_with(
-            "job seqread ran buffered (direct=0): reads may have been served by the page cache"
+            "job seqread ran buffered (direct=0): its reads may have been served by the page cache, not the device;"
         ),
         "{}",
         w.message
@@ -211,6 +211,18 @@ fn a_buffered_fio_report_says_the_page_cache_may_have_served_it() {
     assert!(
         !has(&load("seqread-psync.txt")),
         "fio's text does not say direct"
+    );
+    // a writing job names its writes
+    let r = load("write-fsync1.json");
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.id == id)
+        .expect("buffered call-out");
+    assert!(
+        w.message.starts_with("job fsync1 ran buffered (direct=0): its writes may have ended in the page cache, not on the device;"),
+        "{}",
+        w.message
     );
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/seqread-psync.json");
     let text = std::fs::read_to_string(p).unwrap();
