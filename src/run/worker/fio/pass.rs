@@ -42,11 +42,16 @@ pub(super) struct FioRules<'a> {
     /// what the job uses (a copy of the worker's, next to the loop's state)
     uses: Uses,
     stop: &'a AtomicBool,
-    /// writes since the last fsync / fdatasync
-    since_sync: u64,
-    since_dsync: u64,
-    /// writes since the last sync_file_range
-    since_range: u64,
+    /// `fsync`, `fdatasync` or `sync_file_range` every N writes is set
+    syncs_on: bool,
+    /// writes issued (fio's `io_issues[DDIR_WRITE]`: over every loop, zeroed at the
+    /// end of ramp_time)
+    writes_issued: u64,
+    /// the requests completed and the loop at the last sync (fio's `last_was_sync`
+    /// while both are unchanged)
+    sync_mark: (u64, u64),
+    /// the file of the last write
+    sync_target: usize,
     /// written blocks are remembered for the read-back
     track_writes: bool,
     /// `scramble_buffers` applies: each write's buffer gets its offset and time
@@ -152,9 +157,10 @@ impl<'a> FioRules<'a> {
             issued_all: false,
             uses: w.uses,
             stop: w.stop,
-            since_sync: 0,
-            since_dsync: 0,
-            since_range: 0,
+            syncs_on: syncs_on(&w.plan.work.syncs),
+            writes_issued: 0,
+            sync_mark: (u64::MAX, 0),
+            sync_target: 0,
             track_writes: work.verify.kind.is_some()
                 && work.verify.read_back
                 && work.pick.rw.writes(),
@@ -368,54 +374,52 @@ impl<'a> FioRules<'a> {
         }
     }
 
-    /// fsync / fdatasync every N writes: drain, then sync the file (fio orders the
-    /// sync after the writes).
-    fn sync_every<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, s: &Slot) -> Result<(), RunError> {
-        let work = &self.w.plan.work;
-        self.since_sync += 1;
-        self.since_dsync += 1;
-        let fs = work.syncs.fsync_every > 0 && self.since_sync >= work.syncs.fsync_every;
-        let fds = work.syncs.fdatasync_every > 0 && self.since_dsync >= work.syncs.fdatasync_every;
-        let sfr = work.syncs.range_every.filter(|&(_, n)| {
-            self.since_range += 1;
-            self.since_range >= n
-        });
-        if !(fs || fds || sfr.is_some()) {
+    /// Whether fio 3.33's do_io asks for one more request after the job's last one: its
+    /// bytes issued stay under `io_size` (else `size`) times `loops` — a size that is no
+    /// whole number of blocks, the last block not issued — and neither the runtime, a
+    /// stop nor `number_ios` ended it. That request's draw makes a due sync (`size=18k
+    /// bs=4k fsync=1`: 4 writes, 4 syncs).
+    fn draws_past_end(&self) -> bool {
+        !self.w.plan.work.limits.time_based
+            && !self.timed_out
+            && !self.stop.load(Ordering::Relaxed)
+            && self.issued_ios < self.ios_limit
+            && self.issued_bytes < self.w.plan.issue_limit
+    }
+
+    /// fio 3.33's sync every N writes (io_u.c `get_rw_ddir`): at its next request a
+    /// job syncs when its writes issued are a multiple of `fsync`'s N (else
+    /// `fdatasync`'s, else `sync_file_range`'s) and no request completed since its last
+    /// sync in this loop (`should_fsync`'s `last_was_sync`, cleared by a completion and
+    /// by a new loop's `clear_io_state`). So no sync follows the last write of a job
+    /// that ends by its bytes, a loop that ends finding its files done syncs once more
+    /// and the next one syncs at its start. Drain first (the sync after the writes).
+    #[inline(never)]
+    fn sync_if_due<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        file: usize,
+    ) -> Result<(), RunError> {
+        let n = self.writes_issued;
+        if n == 0 || self.sync_mark == (self.ios(), self.w.loop_no) {
             return Ok(());
         }
+        let y = &self.w.plan.work.syncs;
+        let every = |k: u64| k > 0 && n % k == 0;
+        let kind = if every(y.fsync_every) {
+            SyncKind::Fsync
+        } else if every(y.fdatasync_every) {
+            SyncKind::Fdatasync
+        } else if let Some((flags, _)) = y.range_every.filter(|&(_, k)| every(k)) {
+            SyncKind::Range(flags)
+        } else {
+            return Ok(());
+        };
         io.stale();
-        while io.in_flight() > 0 {
-            io.reap_raw(io.in_flight())
-                .map_err(|e| self.w.io_err(s, e))?;
-            let t = self.w.clock.now();
-            io.account(self, t)?;
-        }
-        if fs {
-            self.since_sync = 0;
-            self.w.sync_file(
-                io.eng,
-                &mut self.st,
-                s.io.file,
-                SyncKind::Fsync,
-                self.measuring,
-            )?;
-        }
-        if fds {
-            self.since_dsync = 0;
-            self.w.sync_file(
-                io.eng,
-                &mut self.st,
-                s.io.file,
-                SyncKind::Fdatasync,
-                self.measuring,
-            )?;
-        }
-        if let Some((flags, _)) = sfr {
-            self.since_range = 0;
-            let k = SyncKind::Range(flags);
-            self.w
-                .sync_file(io.eng, &mut self.st, s.io.file, k, self.measuring)?;
-        }
+        io.drain(self)?;
+        self.w
+            .sync_file(io.eng, &mut self.st, file, kind, self.measuring)?;
+        self.sync_mark = (self.ios(), self.w.loop_no);
         Ok(())
     }
 }
@@ -631,7 +635,7 @@ impl FioRules<'_> {
         // and bytes issued and done
         self.w.think_blocks = 0;
         (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
-        self.round_bytes = 0;
+        (self.round_bytes, self.writes_issued) = (0, 0);
         self.w.mix_zero();
         self.st.depth.restart();
         for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
@@ -796,6 +800,10 @@ impl<'a> Rules for FioRules<'a> {
             self.flow_held = true;
             return Ok(Next::Break);
         }
+        if self.syncs_on {
+            self.sync_if_due(io, self.sync_target)?;
+        }
+        let loop_no = self.w.loop_no;
         let (op, file, offset, bs) = match self.w.plan.replay {
             Some(_) => self.replay_next(io)?.unwrap_or_else(|| {
                 self.w.zone_eof = true;
@@ -813,6 +821,10 @@ impl<'a> Rules for FioRules<'a> {
         }
         if self.w.zone_eof {
             return Ok(Next::Break);
+        }
+        if self.syncs_on && self.w.loop_no != loop_no {
+            // a new loop began: fio syncs at its first request
+            self.sync_if_due(io, file)?;
         }
         if self.w.unlink.due() {
             self.w.unlink_for_loop(file)?;
@@ -943,7 +955,8 @@ impl<'a> Rules for FioRules<'a> {
             self.think(io)?;
         }
         if s.tag.op == Op::Write {
-            self.sync_every(io, s)?;
+            self.writes_issued += 1;
+            self.sync_target = s.io.file;
         }
         Ok(self.stop.load(Ordering::Relaxed)
             || self.issued_all
@@ -1092,6 +1105,12 @@ impl<'a> Rules for FioRules<'a> {
             }
         }
         self.w.lat_report = Some(self.w.lat_target_report());
+        if self.syncs_on && self.draws_past_end() {
+            self.sync_if_due(io, self.sync_target)?;
+        }
+        if self.issued_all && !self.timed_out && !self.stop.load(Ordering::Relaxed) {
+            self.w.unlink_for_empty_loop()?;
+        }
         let plan = self.w.plan;
         let work = &plan.work;
         // The final syncs belong to the measured time (public case C15, fio PR #837):
@@ -1404,6 +1423,11 @@ fn lean_of(w: &Worker<'_>, no_flow: bool) -> bool {
         && syncs.range_every.is_none()
         && work.failure.max_latency == [0; 2]
         && work.queue.batch <= 1
+}
+
+/// Whether the job syncs every N writes (`fsync`, `fdatasync` or `sync_file_range`).
+fn syncs_on(y: &crate::job::model::workload::SyncPoints) -> bool {
+    y.fsync_every > 0 || y.fdatasync_every > 0 || y.range_every.is_some()
 }
 
 /// The job's bandwidth/IOPS sampler: at the intervals the job samples by
