@@ -163,9 +163,17 @@ fn unlink_each_loop_removes_the_files_before_each_further_loop_as_fio() {
         "--iodepth=4",
         "--direct=1",
     ];
-    let cases: [UnlinkCase; 9] = [
+    let cases: [UnlinkCase; 10] = [
         // `io_size` below what the loops move: the thread's further loop issues nothing
         // and removes the file (fio 3.33: 64 writes or reads, the file gone, exit 0)
+        (
+            &["--rw=randwrite", "--io_size=128k", "--loops=2"],
+            0,
+            0,
+            0,
+            64,
+            None,
+        ),
         (
             &["--rw=write", "--io_size=128k", "--loops=2"],
             0,

@@ -91,6 +91,12 @@ fn the_sync_of_a_write_is_made_at_the_next_request_as_fio() {
         ("--size=64k --fdatasync=3", [0, 16, 0, 5]),
         ("--size=16k --fsync=1 --number_ios=1", [0, 1, 0, 0]),
         ("--size=64k --fsync=1 --rw=rw", [10, 6, 12, 0]),
+        // a random loop ends with its map full: fio draws once more in it, then the
+        // next loop syncs at its start (3 + 1, 1 + 3)
+        (
+            "--size=64k --fsync=4 --rw=randwrite --loops=2",
+            [0, 32, 8, 0],
+        ),
     ] {
         let mut args = vec!["--name=j", "--rw=write", "--bs=4k", "--output-format=json"];
         args.extend(opts.split(' '));

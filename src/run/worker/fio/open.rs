@@ -213,8 +213,11 @@ impl Worker<'_> {
     /// were all issued (fewer of its `loops` started, `io_size` below what they move) issues
     /// nothing, but its `clear_io_state` removes the files first and no request makes
     /// them again (`size=64k io_size=32k loops=2`: 16 writes, then the file is gone).
-    pub(super) fn unlink_for_empty_loop(&mut self) -> Result<(), RunError> {
-        if self.unlink.never() || self.loop_no + 1 >= self.plan.work.limits.loops {
+    /// `spare`: the job's last request ended a loop, so the last loop begun is that
+    /// further one.
+    pub(super) fn unlink_for_empty_loop(&mut self, spare: bool) -> Result<(), RunError> {
+        let run = self.loop_no + 1 - u64::from(spare);
+        if self.unlink.never() || run >= self.plan.work.limits.loops {
             return Ok(());
         }
         self.unlink = Unlink::Kept;

@@ -42,16 +42,10 @@ pub(super) struct FioRules<'a> {
     /// what the job uses (a copy of the worker's, next to the loop's state)
     uses: Uses,
     stop: &'a AtomicBool,
-    /// `fsync`, `fdatasync` or `sync_file_range` every N writes is set
-    syncs_on: bool,
-    /// writes issued (fio's `io_issues[DDIR_WRITE]`: over every loop, zeroed at the
-    /// end of ramp_time)
-    writes_issued: u64,
-    /// the requests completed and the loop at the last sync (fio's `last_was_sync`
-    /// while both are unchanged)
-    sync_mark: (u64, u64),
-    /// the file of the last write
-    sync_target: usize,
+    /// fio's sync every N writes ([`FioRules::sync_if_due`])
+    sy: SyncState,
+    /// the job's last request ended a loop ([`Worker::unlink_for_empty_loop`])
+    loop_spare: bool,
     /// written blocks are remembered for the read-back
     track_writes: bool,
     /// `scramble_buffers` applies: each write's buffer gets its offset and time
@@ -157,10 +151,8 @@ impl<'a> FioRules<'a> {
             issued_all: false,
             uses: w.uses,
             stop: w.stop,
-            syncs_on: syncs_on(&w.plan.work.syncs),
-            writes_issued: 0,
-            sync_mark: (u64::MAX, 0),
-            sync_target: 0,
+            sy: SyncState::of(&w.plan.work.syncs),
+            loop_spare: false,
             track_writes: work.verify.kind.is_some()
                 && work.verify.read_back
                 && work.pick.rw.writes(),
@@ -374,6 +366,33 @@ impl<'a> FioRules<'a> {
         }
     }
 
+    /// The sync due before the job's next request ([`FioRules::sync_if_due`]); when
+    /// the last request's count ended a loop (a random job's full map), fio's
+    /// synchronous thread drew once more in that loop, finding it done, first.
+    fn sync_before<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        let loop_no = self.w.loop_no;
+        if loop_no != self.sy.seen && !E::KIND.queues() {
+            self.sync_if_due(io, self.sy.target, self.sy.seen)?;
+        }
+        self.sync_if_due(io, self.sy.target, loop_no)
+    }
+
+    /// The request just drawn began a new loop (it was drawn in loop `before`): fio
+    /// syncs at a loop's first request.
+    fn sync_in_new_loop<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        file: usize,
+        before: u64,
+    ) -> Result<(), RunError> {
+        let now = self.w.loop_no;
+        if now != before {
+            self.sync_if_due(io, file, now)?;
+        }
+        self.sy.seen = now;
+        Ok(())
+    }
+
     /// Whether fio 3.33's do_io asks for one more request after the job's last one: its
     /// bytes issued stay under `io_size` (else `size`) times `loops` — a size that is no
     /// whole number of blocks, the last block not issued — and neither the runtime, a
@@ -399,9 +418,10 @@ impl<'a> FioRules<'a> {
         &mut self,
         io: &mut Io<'_, E, Tag>,
         file: usize,
+        lp: u64,
     ) -> Result<(), RunError> {
-        let n = self.writes_issued;
-        if n == 0 || self.sync_mark == (self.ios(), self.w.loop_no) {
+        let n = self.sy.writes;
+        if n == 0 || self.sy.mark == (self.ios(), lp) {
             return Ok(());
         }
         let y = &self.w.plan.work.syncs;
@@ -419,7 +439,7 @@ impl<'a> FioRules<'a> {
         io.drain(self)?;
         self.w
             .sync_file(io.eng, &mut self.st, file, kind, self.measuring)?;
-        self.sync_mark = (self.ios(), self.w.loop_no);
+        self.sy.mark = (self.ios(), lp);
         Ok(())
     }
 }
@@ -635,7 +655,7 @@ impl FioRules<'_> {
         // and bytes issued and done
         self.w.think_blocks = 0;
         (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
-        (self.round_bytes, self.writes_issued) = (0, 0);
+        (self.round_bytes, self.sy.writes) = (0, 0);
         self.w.mix_zero();
         self.st.depth.restart();
         for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
@@ -800,10 +820,10 @@ impl<'a> Rules for FioRules<'a> {
             self.flow_held = true;
             return Ok(Next::Break);
         }
-        if self.syncs_on {
-            self.sync_if_due(io, self.sync_target)?;
-        }
         let loop_no = self.w.loop_no;
+        if self.sy.on {
+            self.sync_before(io)?;
+        }
         let (op, file, offset, bs) = match self.w.plan.replay {
             Some(_) => self.replay_next(io)?.unwrap_or_else(|| {
                 self.w.zone_eof = true;
@@ -822,9 +842,8 @@ impl<'a> Rules for FioRules<'a> {
         if self.w.zone_eof {
             return Ok(Next::Break);
         }
-        if self.syncs_on && self.w.loop_no != loop_no {
-            // a new loop began: fio syncs at its first request
-            self.sync_if_due(io, file)?;
+        if self.sy.on {
+            self.sync_in_new_loop(io, file, loop_no)?;
         }
         if self.w.unlink.due() {
             self.w.unlink_for_loop(file)?;
@@ -955,8 +974,8 @@ impl<'a> Rules for FioRules<'a> {
             self.think(io)?;
         }
         if s.tag.op == Op::Write {
-            self.writes_issued += 1;
-            self.sync_target = s.io.file;
+            self.sy.writes += 1;
+            self.sy.target = s.io.file;
         }
         Ok(self.stop.load(Ordering::Relaxed)
             || self.issued_all
@@ -1105,11 +1124,11 @@ impl<'a> Rules for FioRules<'a> {
             }
         }
         self.w.lat_report = Some(self.w.lat_target_report());
-        if self.syncs_on && self.draws_past_end() {
-            self.sync_if_due(io, self.sync_target)?;
+        if self.sy.on && self.draws_past_end() {
+            self.sync_if_due(io, self.sy.target, self.w.loop_no)?;
         }
         if self.issued_all && !self.timed_out && !self.stop.load(Ordering::Relaxed) {
-            self.w.unlink_for_empty_loop()?;
+            self.w.unlink_for_empty_loop(self.loop_spare)?;
         }
         let plan = self.w.plan;
         let work = &plan.work;
@@ -1213,6 +1232,7 @@ impl<'a> FioRules<'a> {
             let runs = p.rw.random() && (p.rw_suffix != 1 || self.uses.pct_random);
             if end && p.rw.random() && !self.w.plan.work.limits.time_based && !runs {
                 self.w.bytes_loop_end();
+                self.loop_spare = self.issued_all;
             }
             end
         } else if self.uses.bytes_loop {
@@ -1223,6 +1243,7 @@ impl<'a> FioRules<'a> {
                     self.w.ends.loop_used();
                 }
                 self.w.new_loop();
+                self.loop_spare = self.issued_all;
             }
             end
         } else {
@@ -1425,9 +1446,32 @@ fn lean_of(w: &Worker<'_>, no_flow: bool) -> bool {
         && work.queue.batch <= 1
 }
 
-/// Whether the job syncs every N writes (`fsync`, `fdatasync` or `sync_file_range`).
-fn syncs_on(y: &crate::job::model::workload::SyncPoints) -> bool {
-    y.fsync_every > 0 || y.fdatasync_every > 0 || y.range_every.is_some()
+/// Where a job stands in fio 3.33's sync every N writes ([`FioRules::sync_if_due`]).
+struct SyncState {
+    /// `fsync`, `fdatasync` or `sync_file_range` every N writes is set
+    on: bool,
+    /// writes issued (fio's `io_issues[DDIR_WRITE]`: over every loop, zeroed at the
+    /// end of ramp_time)
+    writes: u64,
+    /// the requests completed and the loop at the last sync (fio's `last_was_sync`
+    /// while both are unchanged)
+    mark: (u64, u64),
+    /// the file of the last write
+    target: usize,
+    /// the loop of the job's last request
+    seen: u64,
+}
+
+impl SyncState {
+    fn of(y: &crate::job::model::workload::SyncPoints) -> SyncState {
+        SyncState {
+            on: y.fsync_every > 0 || y.fdatasync_every > 0 || y.range_every.is_some(),
+            writes: 0,
+            mark: (u64::MAX, 0),
+            target: 0,
+            seen: 0,
+        }
+    }
 }
 
 /// The job's bandwidth/IOPS sampler: at the intervals the job samples by
