@@ -321,7 +321,7 @@ fn sync_latency_has_percentiles_and_bins_like_fio() {
         .as_object()
         .expect("json+ bins");
     let n: u64 = bins.values().map(|x| x.as_u64().unwrap()).sum();
-    assert_eq!(n, 16);
+    assert_eq!(n, 15);
     let v = run(
         d.path(),
         &[

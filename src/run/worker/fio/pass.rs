@@ -425,7 +425,7 @@ impl<'a> FioRules<'a> {
             return Ok(());
         }
         let y = &self.w.plan.work.syncs;
-        let every = |k: u64| k > 0 && n % k == 0;
+        let every = |k: u64| k > 0 && n.is_multiple_of(k);
         let kind = if every(y.fsync_every) {
             SyncKind::Fsync
         } else if every(y.fdatasync_every) {
