@@ -25,6 +25,14 @@ pub(crate) struct Plan {
     pub files: Vec<FileSpec>,
     /// I/O region of each file: (first byte, length), bytes
     pub regions: Vec<(u64, u64)>,
+    /// where each file's I/O starts in the loops after the first ([`loop_starts`]);
+    /// empty: where the first loop's does
+    pub loop_starts: Vec<u64>,
+    /// the bytes fio 3.33's do_io issues at most before it stops asking for requests
+    /// (`io_size`, else `size` in bytes, times `loops`; `u64::MAX`: neither in bytes)
+    pub issue_limit: u64,
+    /// `file_append`: a drawn request size fits before `len` past the file's size
+    pub append: bool,
     /// offset alignment, bytes
     pub align: u64,
     /// bytes to move before stopping (0 = unlimited)
@@ -207,6 +215,9 @@ pub(crate) fn stand_in(job: &FioJob, t: u32, global_index: u64) -> Plan {
         work: model.work,
         files: Vec::new(),
         regions: Vec::new(),
+        loop_starts: Vec::new(),
+        issue_limit: u64::MAX,
+        append: false,
         align: 1,
         byte_limit: 0,
         pass_bytes: 0,
@@ -744,6 +755,51 @@ fn start_of(job: &FioJob, t: u32, existing: Option<u64>) -> u64 {
     raw.div_ceil(a).saturating_mul(a)
 }
 
+/// Where each file's I/O starts in the loops after the first, for a sequential job
+/// whose `offset=` or `offset_increment=` is a percentage: fio 3.33's `clear_io_state`
+/// takes `get_start_offset` again, of the file's size then — its size once laid out —
+/// while the region keeps its end (`rw=write size=256k offset=10% loops=3`, a new
+/// file: blocks 0–63, then 7–63 twice, 178 writes; a 256 KiB file: 7–70, then 8–70
+/// twice). Empty for any other job, or a replay (every loop starts where the first did).
+fn loop_starts(
+    job: &FioJob,
+    t: u32,
+    files: &[FileSpec],
+    regions: &[Region],
+    replay: bool,
+) -> Vec<u64> {
+    let pct = matches!(job.more.offset, Some(SizeSpec::Percent(_)))
+        || job.more.offset_increment_pct.is_some();
+    if !pct || replay || job.loops < 2 || job.tuning.file_append || job.rw.random() {
+        return Vec::new();
+    }
+    files
+        .iter()
+        .zip(regions)
+        .map(|(f, &(start, len))| start_of(job, t, Some(f.size)).clamp(start, start + len))
+        .collect()
+}
+
+/// The smallest direction's unit: its `blockalign`, else its smallest size.
+fn align_of(job: &FioJob) -> u64 {
+    (job.bs_dirs().iter().zip(job.more.blockalign))
+        .map(|(b, a)| a.unwrap_or(b.min()))
+        .min()
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// fio 3.33's bound on the bytes a job issues (backend.c `io_issue_bytes_exceeded`):
+/// `io_size`, else `size`, times `loops`; `u64::MAX` when neither is in bytes.
+fn issue_limit(job: &FioJob) -> u64 {
+    let size = match (job.more.io_size, job.size.as_ref()) {
+        (Some(b), _) => b,
+        (None, Some(SizeSpec::Bytes(b))) => *b,
+        _ => return u64::MAX,
+    };
+    size.saturating_mul(job.loops.max(1))
+}
+
 /// The log thread `t` of `job` replays (`read_iolog`).
 /// Under the fio persona, the errno of thread `t`'s `read_iolog` that cannot be opened:
 /// fio 3.33's thread fails setting its log up (`Plan::iolog_unopened`).
@@ -1018,12 +1074,7 @@ fn planned(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Result<Plan,
         None => (job, files_for(job, t, global_index as u32, laid)?),
     };
     let job = &resolve_io_size(job, &regions);
-    // the smallest direction's unit: its `blockalign`, else its smallest size
-    let align = (job.bs_dirs().iter().zip(job.more.blockalign))
-        .map(|(b, a)| a.unwrap_or(b.min()))
-        .min()
-        .unwrap_or(1)
-        .max(1);
+    let align = align_of(job);
     check_regions(job, &files, &regions)?;
     // a pass moves each region's whole blocks only (fio: a file is done when the next
     // block no longer fits; bs=3k over 1 MiB is 341 requests, not 342)
@@ -1055,12 +1106,16 @@ fn planned(job: &FioJob, t: u32, global_index: u64, laid: &Laid) -> Result<Plan,
         },
     };
     let model = job.model();
+    let loop_starts = loop_starts(job, t, &files, &regions, replay.is_some());
     Ok(Plan {
         job: job.clone(),
         thread_job: model.thread,
         work: model.work,
         files,
         regions,
+        loop_starts,
+        issue_limit: issue_limit(job),
+        append: job.tuning.file_append,
         align,
         byte_limit,
         pass_bytes,

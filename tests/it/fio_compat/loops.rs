@@ -146,7 +146,10 @@ type UnlinkCase<'a> = (&'a [&'a str], i32, i64, u64, u64, Option<u64>);
 /// writes, the last loop's file left at its size), so a read/write mix's next read
 /// moves nothing (`full resid`: 30 reads — the last of them failed — and 35 writes,
 /// error 5, exit 1, an empty file left); one loop removes nothing. On an engine that
-/// queues (libaio, `direct`, depth 4) the loop's last completions count once. Each tool in a
+/// queues (libaio, `direct`, depth 4) the loop's last completions count once. With
+/// `io_size` below what its `loops` move (`io_size=128k loops=2`), the thread's further
+/// loop finds the bytes all issued: it removes the file and issues nothing (64
+/// requests, the file gone, exit 0). Each tool in a
 /// directory of its own; fio's figures when it is installed, iomark's always.
 #[test]
 fn unlink_each_loop_removes_the_files_before_each_further_loop_as_fio() {
@@ -160,7 +163,41 @@ fn unlink_each_loop_removes_the_files_before_each_further_loop_as_fio() {
         "--iodepth=4",
         "--direct=1",
     ];
-    let cases: [UnlinkCase; 6] = [
+    let cases: [UnlinkCase; 10] = [
+        // `io_size` below what the loops move: the thread's further loop issues nothing
+        // and removes the file (fio 3.33: 64 writes or reads, the file gone, exit 0)
+        (
+            &["--rw=randwrite", "--io_size=128k", "--loops=2"],
+            0,
+            0,
+            0,
+            64,
+            None,
+        ),
+        (
+            &["--rw=write", "--io_size=128k", "--loops=2"],
+            0,
+            0,
+            0,
+            64,
+            None,
+        ),
+        (
+            &["--rw=read", "--io_size=128k", "--loops=2"],
+            0,
+            0,
+            64,
+            0,
+            None,
+        ),
+        (
+            &["--rw=write", "--io_size=128k"],
+            0,
+            0,
+            0,
+            32,
+            Some(256 << 10),
+        ),
         (&["--rw=read", "--loops=2"], 1, 2, 64, 0, None),
         (&queued, 1, 2, 64, 0, None),
         (&["--rw=randread", "--io_size=512k"], 1, 2, 64, 0, None),
@@ -199,6 +236,64 @@ fn unlink_each_loop_removes_the_files_before_each_further_loop_as_fio() {
             );
             let size = std::fs::metadata(w.join("j.0.0")).ok().map(|m| m.len());
             assert_eq!(size, left, "{what}");
+        }
+    }
+}
+
+/// The first block of each loop's run of writes and the writes in the log `log`
+/// (`NAME write OFFSET LEN` lines, 4 KiB blocks).
+fn loop_starts(log: &[String]) -> (Vec<u64>, usize) {
+    let offs: Vec<u64> = log
+        .iter()
+        .filter_map(|l| {
+            let p: Vec<&str> = l.split(' ').collect();
+            (p.len() == 4 && p[1] == "write").then(|| p[2].parse::<u64>().unwrap() / 4096)
+        })
+        .collect();
+    let mut starts = Vec::new();
+    for (i, &o) in offs.iter().enumerate() {
+        if i == 0 || offs[i - 1] + 1 != o {
+            starts.push(o);
+        }
+    }
+    (starts, offs.len())
+}
+
+/// `offset=N%` with `loops`: fio 3.33's `clear_io_state` takes each later loop's
+/// start from the file's size at that loop (`get_start_offset`), the first loop's from
+/// its size at setup, and the region keeps its end. `rw=write size=256k offset=10%
+/// loops=3`: on a new file blocks 0–63, then 7–63 twice (fio: 178 writes); on a file of
+/// 256 KiB already there 7–70, then 8–70 twice (190 writes, the file grown to 284 KiB).
+#[test]
+fn a_later_loop_starts_at_the_percentage_of_the_file_as_fio() {
+    let d = scratch();
+    let args = [
+        "--name=j",
+        "--write_iolog=j.log",
+        "--output=/dev/null",
+        "--rw=write",
+        "--bs=4k",
+        "--size=256k",
+        "--offset=10%",
+        "--loops=3",
+    ];
+    for (before, starts, writes) in [(0, vec![0, 7, 7], 178), (256, vec![7, 8, 8], 190)] {
+        for tool in ["fio", "iomark"] {
+            if tool == "fio" && !need_fio("offset% loops") {
+                continue;
+            }
+            let (cmd, w) = fio_or_ours_in(tool, d.path());
+            if before > 0 {
+                std::fs::write(w.join("j.0.0"), vec![0u8; before << 10]).unwrap();
+            }
+            let o = cmd.args(args).run();
+            assert_eq!(o.code, 0, "{tool}: {}", o.dump());
+            let got = loop_starts(&iolog_lines(&w.join("j.log")));
+            assert_eq!(
+                got,
+                (starts.clone(), writes),
+                "{tool}, a file of {before} KiB"
+            );
         }
     }
 }

@@ -142,6 +142,7 @@ impl Worker<'_> {
     /// offsets, sizes, `percentage_random`, the mix, the file picks — so each loop issues the first
     /// loop's requests in its order; the mix's run ends in any case.
     pub(super) fn new_loop(&mut self) {
+        self.loop_no += 1;
         for f in 0..self.plan.regions.len() {
             self.close_file(f);
         }
@@ -168,7 +169,11 @@ impl Worker<'_> {
     /// `file` starts over: its random map emptied, its LFSR back at its seed, its
     /// sequential positions at its start.
     fn restart_file(&mut self, file: usize) {
-        let start = self.plan.regions[file].0;
+        // a later loop may start elsewhere (`Plan::loop_starts`: `offset=N%`)
+        let start = match self.plan.loop_starts.get(file) {
+            Some(&s) if self.loop_no > 0 => s,
+            _ => self.plan.regions[file].0,
+        };
         if let Some(m) = &mut self.maps[file] {
             m.reset();
         }

@@ -329,6 +329,9 @@ pub(crate) struct Worker<'a> {
     /// a new pass started in place (a holed time-based walk back at the start, or every
     /// file started over): its first request finds the files out of the page cache
     new_pass: bool,
+    /// loops of fio's thread started so far ([`Worker::new_loop`]): a new one clears
+    /// fio's `last_was_sync`
+    pub(super) loop_no: u64,
     rr: usize,
     /// offset of the last request per direction (`rw_sequencer=identical`; none yet:
     /// `u64::MAX`)

@@ -209,6 +209,24 @@ impl Worker<'_> {
         })
     }
 
+    /// `unlink_each_loop`: the further loop fio 3.33's thread starts after its bytes
+    /// were all issued (fewer of its `loops` started, `io_size` below what they move) issues
+    /// nothing, but its `clear_io_state` removes the files first and no request makes
+    /// them again (`size=64k io_size=32k loops=2`: 16 writes, then the file is gone).
+    /// `spare`: the job's last request ended a loop, so the last loop begun is that
+    /// further one.
+    pub(super) fn unlink_for_empty_loop(&mut self, spare: bool) -> Result<(), RunError> {
+        let run = self.loop_no + 1 - u64::from(spare);
+        if self.unlink.never() || run >= self.plan.work.limits.loops {
+            return Ok(());
+        }
+        self.unlink = Unlink::Kept;
+        for (f, &fd) in self.plan.files.iter().zip(&self.fds) {
+            crate::files::dataset::unlink_for_loop(f, fd, false)?;
+        }
+        Ok(())
+    }
+
     /// Close every file (nothing is in flight): a new pass, the read-back, the end.
     pub(super) fn close_all(&mut self) {
         for f in 0..self.fopen.state.len() {

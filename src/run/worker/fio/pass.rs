@@ -42,11 +42,10 @@ pub(super) struct FioRules<'a> {
     /// what the job uses (a copy of the worker's, next to the loop's state)
     uses: Uses,
     stop: &'a AtomicBool,
-    /// writes since the last fsync / fdatasync
-    since_sync: u64,
-    since_dsync: u64,
-    /// writes since the last sync_file_range
-    since_range: u64,
+    /// fio's sync every N writes ([`FioRules::sync_if_due`])
+    sy: SyncState,
+    /// the job's last request ended a loop ([`Worker::unlink_for_empty_loop`])
+    loop_spare: bool,
     /// written blocks are remembered for the read-back
     track_writes: bool,
     /// `scramble_buffers` applies: each write's buffer gets its offset and time
@@ -152,9 +151,8 @@ impl<'a> FioRules<'a> {
             issued_all: false,
             uses: w.uses,
             stop: w.stop,
-            since_sync: 0,
-            since_dsync: 0,
-            since_range: 0,
+            sy: SyncState::of(&w.plan.work.syncs),
+            loop_spare: false,
             track_writes: work.verify.kind.is_some()
                 && work.verify.read_back
                 && work.pick.rw.writes(),
@@ -368,54 +366,80 @@ impl<'a> FioRules<'a> {
         }
     }
 
-    /// fsync / fdatasync every N writes: drain, then sync the file (fio orders the
-    /// sync after the writes).
-    fn sync_every<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>, s: &Slot) -> Result<(), RunError> {
-        let work = &self.w.plan.work;
-        self.since_sync += 1;
-        self.since_dsync += 1;
-        let fs = work.syncs.fsync_every > 0 && self.since_sync >= work.syncs.fsync_every;
-        let fds = work.syncs.fdatasync_every > 0 && self.since_dsync >= work.syncs.fdatasync_every;
-        let sfr = work.syncs.range_every.filter(|&(_, n)| {
-            self.since_range += 1;
-            self.since_range >= n
-        });
-        if !(fs || fds || sfr.is_some()) {
+    /// The sync due before the job's next request ([`FioRules::sync_if_due`]); when
+    /// the last request's count ended a loop (a random job's full map), fio's
+    /// synchronous thread drew once more in that loop, finding it done, first.
+    fn sync_before<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
+        let loop_no = self.w.loop_no;
+        if loop_no != self.sy.seen && !E::KIND.queues() {
+            self.sync_if_due(io, self.sy.target, self.sy.seen)?;
+        }
+        self.sync_if_due(io, self.sy.target, loop_no)
+    }
+
+    /// The request just drawn began a new loop (it was drawn in loop `before`): fio
+    /// syncs at a loop's first request.
+    fn sync_in_new_loop<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        file: usize,
+        before: u64,
+    ) -> Result<(), RunError> {
+        let now = self.w.loop_no;
+        if now != before {
+            self.sync_if_due(io, file, now)?;
+        }
+        self.sy.seen = now;
+        Ok(())
+    }
+
+    /// Whether fio 3.33's do_io asks for one more request after the job's last one: its
+    /// bytes issued stay under `io_size` (else `size`) times `loops` — a size that is no
+    /// whole number of blocks, the last block not issued — and neither the runtime, a
+    /// stop nor `number_ios` ended it. That request's draw makes a due sync (`size=18k
+    /// bs=4k fsync=1`: 4 writes, 4 syncs).
+    fn draws_past_end(&self) -> bool {
+        !self.w.plan.work.limits.time_based
+            && !self.timed_out
+            && !self.stop.load(Ordering::Relaxed)
+            && self.issued_ios < self.ios_limit
+            && self.issued_bytes < self.w.plan.issue_limit
+    }
+
+    /// fio 3.33's sync every N writes (io_u.c `get_rw_ddir`): at its next request a
+    /// job syncs when its writes issued are a multiple of `fsync`'s N (else
+    /// `fdatasync`'s, else `sync_file_range`'s) and no request completed since its last
+    /// sync in this loop (`should_fsync`'s `last_was_sync`, cleared by a completion and
+    /// by a new loop's `clear_io_state`). So no sync follows the last write of a job
+    /// that ends by its bytes, a loop that ends finding its files done syncs once more
+    /// and the next one syncs at its start. Drain first (the sync after the writes).
+    #[inline(never)]
+    fn sync_if_due<E: Engine>(
+        &mut self,
+        io: &mut Io<'_, E, Tag>,
+        file: usize,
+        lp: u64,
+    ) -> Result<(), RunError> {
+        let n = self.sy.writes;
+        if n == 0 || self.sy.mark == (self.ios(), lp) {
             return Ok(());
         }
+        let y = &self.w.plan.work.syncs;
+        let every = |k: u64| k > 0 && n.is_multiple_of(k);
+        let kind = if every(y.fsync_every) {
+            SyncKind::Fsync
+        } else if every(y.fdatasync_every) {
+            SyncKind::Fdatasync
+        } else if let Some((flags, _)) = y.range_every.filter(|&(_, k)| every(k)) {
+            SyncKind::Range(flags)
+        } else {
+            return Ok(());
+        };
         io.stale();
-        while io.in_flight() > 0 {
-            io.reap_raw(io.in_flight())
-                .map_err(|e| self.w.io_err(s, e))?;
-            let t = self.w.clock.now();
-            io.account(self, t)?;
-        }
-        if fs {
-            self.since_sync = 0;
-            self.w.sync_file(
-                io.eng,
-                &mut self.st,
-                s.io.file,
-                SyncKind::Fsync,
-                self.measuring,
-            )?;
-        }
-        if fds {
-            self.since_dsync = 0;
-            self.w.sync_file(
-                io.eng,
-                &mut self.st,
-                s.io.file,
-                SyncKind::Fdatasync,
-                self.measuring,
-            )?;
-        }
-        if let Some((flags, _)) = sfr {
-            self.since_range = 0;
-            let k = SyncKind::Range(flags);
-            self.w
-                .sync_file(io.eng, &mut self.st, s.io.file, k, self.measuring)?;
-        }
+        io.drain(self)?;
+        self.w
+            .sync_file(io.eng, &mut self.st, file, kind, self.measuring)?;
+        self.sy.mark = (self.ios(), lp);
         Ok(())
     }
 }
@@ -631,7 +655,7 @@ impl FioRules<'_> {
         // and bytes issued and done
         self.w.think_blocks = 0;
         (self.issued_bytes, self.issued_ios, self.issued_all) = (0, 0, false);
-        self.round_bytes = 0;
+        (self.round_bytes, self.sy.writes) = (0, 0);
         self.w.mix_zero();
         self.st.depth.restart();
         for d in [&mut self.st.read, &mut self.st.write, &mut self.st.trim] {
@@ -796,6 +820,10 @@ impl<'a> Rules for FioRules<'a> {
             self.flow_held = true;
             return Ok(Next::Break);
         }
+        let loop_no = self.w.loop_no;
+        if self.sy.on {
+            self.sync_before(io)?;
+        }
         let (op, file, offset, bs) = match self.w.plan.replay {
             Some(_) => self.replay_next(io)?.unwrap_or_else(|| {
                 self.w.zone_eof = true;
@@ -813,6 +841,9 @@ impl<'a> Rules for FioRules<'a> {
         }
         if self.w.zone_eof {
             return Ok(Next::Break);
+        }
+        if self.sy.on {
+            self.sync_in_new_loop(io, file, loop_no)?;
         }
         if self.w.unlink.due() {
             self.w.unlink_for_loop(file)?;
@@ -943,7 +974,8 @@ impl<'a> Rules for FioRules<'a> {
             self.think(io)?;
         }
         if s.tag.op == Op::Write {
-            self.sync_every(io, s)?;
+            self.sy.writes += 1;
+            self.sy.target = s.io.file;
         }
         Ok(self.stop.load(Ordering::Relaxed)
             || self.issued_all
@@ -1092,6 +1124,12 @@ impl<'a> Rules for FioRules<'a> {
             }
         }
         self.w.lat_report = Some(self.w.lat_target_report());
+        if self.sy.on && self.draws_past_end() {
+            self.sync_if_due(io, self.sy.target, self.w.loop_no)?;
+        }
+        if self.issued_all && !self.timed_out && !self.stop.load(Ordering::Relaxed) {
+            self.w.unlink_for_empty_loop(self.loop_spare)?;
+        }
         let plan = self.w.plan;
         let work = &plan.work;
         // The final syncs belong to the measured time (public case C15, fio PR #837):
@@ -1194,6 +1232,7 @@ impl<'a> FioRules<'a> {
             let runs = p.rw.random() && (p.rw_suffix != 1 || self.uses.pct_random);
             if end && p.rw.random() && !self.w.plan.work.limits.time_based && !runs {
                 self.w.bytes_loop_end();
+                self.loop_spare = self.issued_all;
             }
             end
         } else if self.uses.bytes_loop {
@@ -1204,6 +1243,7 @@ impl<'a> FioRules<'a> {
                     self.w.ends.loop_used();
                 }
                 self.w.new_loop();
+                self.loop_spare = self.issued_all;
             }
             end
         } else {
@@ -1404,6 +1444,34 @@ fn lean_of(w: &Worker<'_>, no_flow: bool) -> bool {
         && syncs.range_every.is_none()
         && work.failure.max_latency == [0; 2]
         && work.queue.batch <= 1
+}
+
+/// Where a job stands in fio 3.33's sync every N writes ([`FioRules::sync_if_due`]).
+struct SyncState {
+    /// `fsync`, `fdatasync` or `sync_file_range` every N writes is set
+    on: bool,
+    /// writes issued (fio's `io_issues[DDIR_WRITE]`: over every loop, zeroed at the
+    /// end of ramp_time)
+    writes: u64,
+    /// the requests completed and the loop at the last sync (fio's `last_was_sync`
+    /// while both are unchanged)
+    mark: (u64, u64),
+    /// the file of the last write
+    target: usize,
+    /// the loop of the job's last request
+    seen: u64,
+}
+
+impl SyncState {
+    fn of(y: &crate::job::model::workload::SyncPoints) -> SyncState {
+        SyncState {
+            on: y.fsync_every > 0 || y.fdatasync_every > 0 || y.range_every.is_some(),
+            writes: 0,
+            mark: (u64::MAX, 0),
+            target: 0,
+            seen: 0,
+        }
+    }
 }
 
 /// The job's bandwidth/IOPS sampler: at the intervals the job samples by

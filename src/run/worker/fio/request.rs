@@ -324,7 +324,6 @@ impl<'a> Worker<'a> {
         let zones = crate::run::fio::zoned::zones_for(plan);
         let (lfsrs, maps) = walks_of(plan, &gens, zones.as_ref().is_some_and(|z| z.strided()));
         let maps_all = maps.iter().all(Option::is_some);
-        let has_logs = logs.is_some();
         let mut w = Worker {
             plan,
             clock,
@@ -334,6 +333,7 @@ impl<'a> Worker<'a> {
             seq_cursors: plan.regions.iter().map(|r| [r.0; 3]).collect(),
             real_ends: real_ends(plan, fds_empty),
             new_pass: false,
+            loop_no: 0,
             rr: 0,
             last_start: [u64::MAX; 3],
             fsvc: super::FileSvc::new(plan),
@@ -356,6 +356,7 @@ impl<'a> Worker<'a> {
             first_mismatch: None,
             mismatch_stop: false,
             round_eof: false,
+            uses: uses_of(plan, logs.is_some(), fds_empty, maps_all),
             logs,
             fds,
             buf_rng: Rng::new(plan.seed ^ 0xb0ff),
@@ -377,7 +378,6 @@ impl<'a> Worker<'a> {
             lat_report: None,
             cov_report: None,
             pass_left: plan.pass_bytes,
-            uses: uses_of(plan, has_logs, fds_empty, maps_all),
             plain_random: [false; 2],
             plain_op: None,
             vrec: vstate_recorder(plan),
@@ -950,12 +950,31 @@ impl<'a> Worker<'a> {
         }
         let o = seq_next(cur, (start, len), need, skip)?;
         let b = if bs == 0 {
-            self.sizes[sd].pick(&mut self.draws.bs[sd], start + len - o)
+            self.drawn_size(sd, o, (start, len))
         } else {
             bs
         };
         self.seq_cursors[file][d] = seq_after(o, b, skip, start);
         Some((o, b))
+    }
+
+    /// A sequential request's size drawn at `o` in region `(start, len)` among those
+    /// that fit (fio 3.33's get_next_buflen, `io_u_fits`): before the region's end, or
+    /// under `file_append` before `len` past the file's size (`io_u_fits` measures from
+    /// `get_start_offset`, which is then the file's size, the region's end), so a size
+    /// drawn past the file's end ends the job (fill_io_u: the request exceeds the file
+    /// size; `rw=read size=256k bsrange=4k-16k file_append=1`: 27 reads, 258,048 bytes).
+    #[inline(never)]
+    fn drawn_size(&mut self, sd: usize, o: u64, (start, len): (u64, u64)) -> u64 {
+        let end = start + len;
+        if !self.plan.append {
+            return self.sizes[sd].pick(&mut self.draws.bs[sd], end - o);
+        }
+        let b = self.sizes[sd].pick(&mut self.draws.bs[sd], end + len - o);
+        if o + b > end {
+            self.zone_eof = true;
+        }
+        b
     }
 
     /// The next offset of a sequential job with holes (`rw=read:N`, `write:N`, `rw:N`,
