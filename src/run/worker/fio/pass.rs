@@ -372,9 +372,9 @@ impl<'a> FioRules<'a> {
     fn sync_before<E: Engine>(&mut self, io: &mut Io<'_, E, Tag>) -> Result<(), RunError> {
         let loop_no = self.w.loop_no;
         if loop_no != self.sy.seen && !E::KIND.queues() {
-            self.sync_if_due(io, self.sy.target, self.sy.seen)?;
+            self.sync_if_due(io, None, self.sy.seen)?;
         }
-        self.sync_if_due(io, self.sy.target, loop_no)
+        self.sync_if_due(io, None, loop_no)
     }
 
     /// The request just drawn began a new loop (it was drawn in loop `before`): fio
@@ -387,7 +387,7 @@ impl<'a> FioRules<'a> {
     ) -> Result<(), RunError> {
         let now = self.w.loop_no;
         if now != before {
-            self.sync_if_due(io, file, now)?;
+            self.sync_if_due(io, Some(file), now)?;
         }
         self.sy.seen = now;
         Ok(())
@@ -413,11 +413,16 @@ impl<'a> FioRules<'a> {
     /// by a new loop's `clear_io_state`). So no sync follows the last write of a job
     /// that ends by its bytes, a loop that ends finding its files done syncs once more
     /// and the next one syncs at its start. Drain first (the sync after the writes).
+    /// The sync is a request of its own: without a `file` given it goes to the file the
+    /// file service picks next, taking that turn (fio's `set_io_u_file` runs before
+    /// `get_rw_ddir` returns `DDIR_SYNC`: with `nrfiles=2` fio writes f0 and syncs f1 in
+    /// turn), or to the last file written when there is no pick (a replayed log, one
+    /// file, every file done or busy).
     #[inline(never)]
     fn sync_if_due<E: Engine>(
         &mut self,
         io: &mut Io<'_, E, Tag>,
-        file: usize,
+        file: Option<usize>,
         lp: u64,
     ) -> Result<(), RunError> {
         let n = self.sy.writes;
@@ -437,10 +442,32 @@ impl<'a> FioRules<'a> {
         };
         io.stale();
         io.drain(self)?;
+        let file = file.unwrap_or_else(|| self.sync_target());
+        if let Some(l) = &mut self.w.logs {
+            // write_iolog: fio's line of the sync request (its ddir name, the offset
+            // the reused request held, length 0)
+            let act = match kind {
+                SyncKind::Fsync => "sync",
+                SyncKind::Fdatasync => "datasync",
+                SyncKind::Range(_) => "sync_file_range",
+            };
+            l.iolog(file, act, self.sy.offset, 0);
+        }
         self.w
             .sync_file(io.eng, &mut self.st, file, kind, self.measuring)?;
         self.sy.mark = (self.ios(), lp);
         Ok(())
+    }
+}
+
+impl FioRules<'_> {
+    /// The file of a sync drawn as the next request ([`FioRules::sync_if_due`]): the
+    /// file service's pick, or the last file written.
+    fn sync_target(&mut self) -> usize {
+        if self.w.plan.replay.is_some() || self.w.plan.files.len() < 2 {
+            return self.sy.target;
+        }
+        self.w.next_file().unwrap_or(self.sy.target)
     }
 }
 
@@ -976,6 +1003,7 @@ impl<'a> Rules for FioRules<'a> {
         if s.tag.op == Op::Write {
             self.sy.writes += 1;
             self.sy.target = s.io.file;
+            self.sy.offset = s.io.offset;
         }
         Ok(self.stop.load(Ordering::Relaxed)
             || self.issued_all
@@ -1125,7 +1153,7 @@ impl<'a> Rules for FioRules<'a> {
         }
         self.w.lat_report = Some(self.w.lat_target_report());
         if self.sy.on && self.draws_past_end() {
-            self.sync_if_due(io, self.sy.target, self.w.loop_no)?;
+            self.sync_if_due(io, None, self.w.loop_no)?;
         }
         if self.issued_all && !self.timed_out && !self.stop.load(Ordering::Relaxed) {
             self.w.unlink_for_empty_loop(self.loop_spare)?;
@@ -1458,6 +1486,9 @@ struct SyncState {
     mark: (u64, u64),
     /// the file of the last write
     target: usize,
+    /// the offset of the last write (a sync's `write_iolog` line keeps it, as fio's
+    /// reused request does)
+    offset: u64,
     /// the loop of the job's last request
     seen: u64,
 }
@@ -1469,6 +1500,7 @@ impl SyncState {
             writes: 0,
             mark: (u64::MAX, 0),
             target: 0,
+            offset: 0,
             seen: 0,
         }
     }

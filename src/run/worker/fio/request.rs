@@ -749,7 +749,7 @@ impl<'a> Worker<'a> {
     /// then at the file after it). A picker that meets only closing files gives up
     /// the same way after a round of tries.
     #[inline]
-    fn next_file(&mut self) -> Option<usize> {
+    pub(super) fn next_file(&mut self) -> Option<usize> {
         let s = &self.fsvc;
         if s.left > 0 && !self.ends.is_done(s.cur) && self.fopen.serves(s.cur) {
             self.fsvc.left -= 1;
