@@ -364,8 +364,9 @@ fn say_before_run(
 /// for files that do not fit the free space, as fio 3.33 fails the write that meets
 /// ENOSPC, for a job's `directory=` that is missing or no directory, as fio 3.33
 /// refuses it while it reads the job's options, and for an output file of the jobs refused before the run (a log file, the
-/// verify state: a link, a FIFO, a device), with the code of a refused `--output`, fio's
-/// code for a failed run (iomark refuses all before any job runs, in its own words:
+/// verify state: a device), with the code of a refused `--output`, fio's
+/// code for a failed run; a planted link or FIFO there is 3 as at `--output`
+/// ([`unsafe_code`]) (iomark refuses all before any job runs, in its own words:
 /// docs/compat/fio.md).
 /// fio 3.33's own line for a job its setup_files refuses, under the fio persona (`NAME:
 /// you need to specify valid offset=`, exit 1); `None` for every other failure.
@@ -391,9 +392,12 @@ fn failure_code(e: &runner::RunError, persona: Persona) -> i32 {
                 | FilesError::NoDirectory { .. }
         )
     );
-    match fio_fails {
-        true => persona.code(e.exit_code()),
-        false => e.exit_code(),
+    match (fio_fails, e) {
+        (true, runner::RunError::Files(FilesError::Output { source, .. })) => {
+            unsafe_code(source, persona)
+        }
+        (true, _) => persona.code(e.exit_code()),
+        (false, _) => e.exit_code(),
     }
 }
 
@@ -781,10 +785,25 @@ fn output_refused(e: crate::files::output::OutputError, persona: Persona) -> Err
             persona.code(e.exit_code()),
             format!("output file open error: {}", crate::util::strerror(n)),
         ),
+        // a planted link or FIFO: exit 3 as a link at a data file the persona names
         None => stop(
-            persona.code(e.exit_code()),
+            unsafe_code(&e, persona),
             crate::cli::output::cannot_write("--output", &e.path, &e),
         ),
+    }
+}
+
+/// The exit code of an output refused before the run: under the fio persona fio's 1
+/// (fio fails a run whose output it cannot use), but for a planted symbolic or hard link
+/// or a FIFO, which fio 3.33 writes through (exit 0) and which every command and the
+/// persona's data files refuse with 3 (`files::output::planted`; tests
+/// `safety::hazards::persona`).
+fn unsafe_code(e: &crate::files::output::OutputError, persona: Persona) -> i32 {
+    let planted =
+        e.stage == crate::files::output::Stage::Check && crate::files::output::planted(&e.path);
+    match planted {
+        true => e.exit_code(),
+        false => persona.code(e.exit_code()),
     }
 }
 

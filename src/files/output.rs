@@ -114,6 +114,18 @@ pub struct Output {
     made: std::cell::Cell<Option<(u64, u64)>>,
 }
 
+/// Whether `path` is a planted hazard of the kind every command refuses with
+/// [`UNUSABLE_PATH`] (3), the fio persona too, as it refuses a link at a data file it
+/// names: a symbolic link, a hard-linked file or a FIFO (a device or a directory is not
+/// one: the persona says those with fio's code for an output it cannot use, 1).
+pub fn planted(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| {
+        let t = m.file_type();
+        t.is_symlink() || t.is_fifo() || (t.is_file() && m.nlink() > 1)
+    })
+}
+
 /// Why `path` may not be replaced, if it exists and is not a regular file with one link.
 fn refusal(path: &Path) -> Result<Option<String>, std::io::Error> {
     let m = match std::fs::symlink_metadata(path) {

@@ -564,6 +564,29 @@ pub fn fio_time_lettered(s: &str) -> Option<Duration> {
         .map(Duration::from_micros)
 }
 
+/// A time of fio's command line (`--status-interval`) as fio 3.33 reads it (init.c
+/// `check_str_time`, parse.c `str_to_decimal` and `get_mult_time`), for what [`fio_time`]
+/// refuses: letters after the digits that name no unit count µs ([`fio_time_lettered`]:
+/// `1000q` is 1 ms), and a value holding `0x` is hexadecimal, times the unit its letters
+/// after the leading decimal digits name (`1000x` is 0x1000 µs, 4.096 ms; `0x10` 16 µs;
+/// no letter there: `default_unit_us`). `None` for no number, a negative one or one that
+/// does not fit.
+pub fn fio_cmdline_time(s: &str, default_unit_us: u64) -> Option<Duration> {
+    let n = fio_number(s, 1000).filter(|n| n.n >= 0)?;
+    if !n.hex {
+        return fio_time_lettered(s);
+    }
+    let tail = s.trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    let us = match tail.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        true => fio_time_letters_us(tail).unwrap_or(default_unit_us),
+        false => default_unit_us,
+    };
+    u64::try_from(n.n)
+        .ok()?
+        .checked_mul(us)
+        .map(Duration::from_micros)
+}
+
 /// A fio expression (`(...)`, [`expr`]) that must be a whole number of at least 0: a
 /// size or a count.
 pub fn fio_whole_expr(t: &str) -> Result<u64, String> {

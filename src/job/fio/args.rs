@@ -49,8 +49,7 @@ pub fn parse_args_as(
         output_at,
         dry_at,
         stopped,
-    } = scan(args)?;
-    p.cmd.job_setup_errors = job_setup_errors;
+    } = scan(args, job_setup_errors)?;
     // fio's `--showcmd` prints the command line's globals with each job file's [global]
     // (and the options after a `--name` the `--section`s skip, which fio 3.33 gives its
     // default job)
@@ -490,9 +489,12 @@ struct Early {
     output_set: bool,
 }
 
-fn scan(args: &[String]) -> Result<Scan, FioError> {
+fn scan(args: &[String], job_setup_errors: bool) -> Result<Scan, FioError> {
+    let mut p = Parse::default();
+    // the persona's rules hold from the first option on (`--status-interval`'s reading)
+    p.cmd.job_setup_errors = job_setup_errors;
     let mut s = Scan {
-        p: Parse::default(),
+        p,
         sections: vec![("global".into(), Vec::new())],
         files: Vec::new(),
         early: vec![Early::default()],

@@ -749,3 +749,22 @@ fn fio_time_lettered_reads_letters_as_fio() {
         assert_eq!(fio_time_lettered(v), want, "{v:?}");
     }
 }
+
+/// `--status-interval` under the fio persona, as fio 3.33 read it side by side (a 2 s
+/// time_based null job): `1x` and `1q` are 1 µs (`fio: status interval too small`, exit
+/// 1), `1000q` 1 ms (1870 reports), `1000000q` 1 s (3 reports), `1000x` hexadecimal
+/// 0x1000 µs (498 reports), `1000000x` 0x1000000 µs, 16.8 s (the final report only).
+#[test]
+fn cmdline_times_read_unknown_letters_and_hex_as_fio() {
+    let us = |v: &str| fio_cmdline_time(v, 1_000_000).map(|d| d.as_micros());
+    assert_eq!(us("1x"), Some(1));
+    assert_eq!(us("1q"), Some(1));
+    assert_eq!(us("1000q"), Some(1000));
+    assert_eq!(us("1000000q"), Some(1_000_000));
+    assert_eq!(us("1000x"), Some(0x1000));
+    assert_eq!(us("1000000x"), Some(0x100_0000));
+    assert_eq!(us("0x10"), Some(16));
+    assert_eq!(us("2ms"), Some(2000));
+    assert_eq!(us("abc"), None);
+    assert_eq!(us("-1q"), None);
+}

@@ -449,3 +449,42 @@ fn iomark_run_prints_its_header_before_the_progress_lines() {
     assert!(at("Starting 1 process") < first, "{s}");
     assert!(first < at("Run status group 0"), "{s}");
 }
+
+/// Letters after the digits that name no unit of fio's count µs, as fio 3.33's
+/// `get_mult_time` reads them, and a value holding `0x` is hexadecimal (the persona
+/// refused them: `unknown time unit 'q'`). fio 3.33 side by side on this 1 s job:
+/// `--status-interval=2sec` and `1x` are 2 and 1 µs, `fio: status interval too small`,
+/// exit 1; `200000q` is 200 ms, 6 terse lines as `200ms` gives (5 intervals and the
+/// final one). `iomark run` refuses the letters, exit 2 naming the option.
+#[test]
+fn status_interval_letters_count_microseconds_as_fio() {
+    let d = scratch();
+    let job = paced("a", "1");
+    for v in ["2sec", "1x"] {
+        let o = fio(d.path(), &with(&job, &[&format!("--status-interval={v}")]));
+        assert_eq!(o.code, 1, "{v}: {}", o.dump());
+        assert_eq!(o.stderr, "fio: status interval too small\n", "{v}");
+    }
+    let lines = |v: &str| {
+        let o = fio(
+            d.path(),
+            &with(&job, &[&format!("--status-interval={v}"), "--minimal"]),
+        )
+        .ok();
+        assert_eq!(o.stderr, "", "{v}: {}", o.dump());
+        o.stdout.lines().count()
+    };
+    let (q, ms) = (lines("200000q"), lines("200ms"));
+    // (the report due at the runtime's end races the job's own end: one more or less)
+    assert!(
+        (5..=7).contains(&q) && q.abs_diff(ms) <= 1,
+        "200000q: {q}, 200ms: {ms}"
+    );
+    let o = run(d.path(), &with(&job, &["--status-interval=1000q"]));
+    assert_eq!(o.code, 2, "{}", o.dump());
+    assert!(
+        o.stderr.contains("'status-interval'") && o.stderr.contains("unknown time unit 'q'"),
+        "{}",
+        o.dump()
+    );
+}

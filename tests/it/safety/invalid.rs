@@ -121,6 +121,10 @@ const CASES: &[(&str, i32, &str)] = &[
     ("run --bs=0 --name=x", 2, "'bs'"),
     ("run --bs=-4k --name=x", 2, "'bs'"),
     ("run --bs=4q --name=x", 2, "'bs'"),
+    // (fio 3.33 skips the part with no number: `--bs=4k,abc` ran writes of the default
+    // 4 KiB, exit 0; the persona does so, fio_compat::bs_parts `1k,x`)
+    ("run --bs=4k,abc --name=x --ioengine=null --size=1m", 2, "invalid value '4k,abc' for option 'bs': 'abc' has no number in it (accepted: a number such as 4k or 1m for each direction"),
+    ("run --rate=1m,x --name=x --ioengine=null --size=1m", 2, "for option 'rate': 'x' has no number in it"),
     ("run --size=abc --name=x", 2, "'size'"),
     ("run --size=-1 --name=x", 2, "'size'"),
     ("run --numjobs=0 --name=x", 2, "'numjobs'"),

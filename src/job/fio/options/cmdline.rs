@@ -251,11 +251,17 @@ fn section(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
 /// fraction is its whole seconds (`0.5` is 0: C's strtoll stops at the `.`, after which
 /// no unit starts), and under 1 ms is fio's `fio: status interval too small`; from 1 ms
 /// on each interval has its report, as fio's.
+/// Under the fio persona letters after the digits and a `0x` are read as fio reads them
+/// ([`units::fio_cmdline_time`]: `1000q` is 1 ms, `1x` and `2sec` 1 and 2 µs, too small;
+/// `1000x` 4.096 ms); `iomark run` refuses letters that name no unit.
 fn status_interval(c: &mut CmdCtx<'_>, v: Option<&str>) -> R {
     let t = v.unwrap_or("");
-    let d = match units::fio_time_whole(t, 1_000_000_000) {
-        Some(d) => d,
-        None => units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?,
+    let as_fio = units::fio_cmdline_time(t, 1_000_000).filter(|_| c.p.cmd.job_setup_errors);
+    let d = match (as_fio, units::fio_time_whole(t, 1_000_000_000)) {
+        (Some(d), _) | (None, Some(d)) => d,
+        (None, None) => {
+            units::fio_time(t, 1_000_000_000).map_err(|e| bad_arg("status-interval", t, e))?
+        }
     };
     if d < Duration::from_millis(1) {
         return Err(FioError::FioLines(vec![

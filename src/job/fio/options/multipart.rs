@@ -101,6 +101,11 @@ pub(super) fn read(o: &FioOption, v: &str, kb_base: u64) -> Option<Result<Parts,
             return None;
         }
         let Some((n, typo)) = number(part, kb_base) else {
+            // fio skips the part silently and the direction keeps its value
+            // (`bs=4k,abc`: writes of the default 4k); an empty part is the way to keep it
+            if !part.trim().is_empty() {
+                loose.get_or_insert_with(|| no_number(part));
+            }
             continue;
         };
         if n < min {
@@ -148,6 +153,15 @@ pub(super) fn read(o: &FioOption, v: &str, kb_base: u64) -> Option<Result<Parts,
         lines,
         loose,
     }))
+}
+
+/// Why `iomark run` refuses a part of a per-direction value with no number in it, which
+/// fio 3.33 skips (`bs=4k,abc` runs with writes of the default size, exit 0).
+fn no_number(part: &str) -> String {
+    format!(
+        "'{}' has no number in it (accepted: a number such as 4k or 1m for each direction, as 4k,8k, or an empty part to keep a direction's default, as 4k,,8k; fio 3.33 skips such a part)",
+        part.trim()
+    )
 }
 
 /// Store `n` read in round `curr` as fio does: in direction `curr`, and when no round
@@ -239,7 +253,19 @@ mod tests {
         assert!(of("bs", "4q").unwrap().unwrap().loose.is_some());
         assert!(of("bs", "1k-2k").unwrap().unwrap().loose.is_some());
         assert!(of("bs", "1k,2k").unwrap().unwrap().loose.is_none());
-        assert!(of("bs", "8k:x").unwrap().unwrap().loose.is_none());
+        // a part with no number: fio 3.33 skips it (`bs=4k,abc` ran writes of the
+        // default 4k, exit 0), `iomark run` refuses it; an empty part keeps the default
+        let p = of("bs", "4k,abc").unwrap().unwrap();
+        assert_eq!(p.value, "4096,,");
+        assert_eq!(
+            p.loose.as_deref(),
+            Some("'abc' has no number in it (accepted: a number such as 4k or 1m for each direction, as 4k,8k, or an empty part to keep a direction's default, as 4k,,8k; fio 3.33 skips such a part)")
+        );
+        assert!(of("bs", "x,1k").unwrap().unwrap().loose.is_some());
+        assert!(of("bs", "8k:x").unwrap().unwrap().loose.is_some());
+        assert!(of("bs", "1k,,2k").unwrap().unwrap().loose.is_none());
+        assert!(of("bs", "1k,").unwrap().unwrap().loose.is_none());
+        assert!(of("bs", ",2k").unwrap().unwrap().loose.is_none());
         // signed values, expressions and fractions are read elsewhere
         for v in ["-1", "(1+1)k", "1.5k", "4%", "1k,-4k"] {
             assert!(of("bs", v).is_none(), "{v}");

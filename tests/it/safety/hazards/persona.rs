@@ -93,15 +93,16 @@ pub(super) fn cell(hz: Hazard) -> Verdict {
     }
 }
 
-/// A link to the outside file at `--output` (refused before any I/O, exit 1, fio's code
-/// for an output it cannot open: fio 3.33 writes through it), at the data file `t.0.0`
-/// the persona named (refused, exit 3),
+/// A link to the outside file at `--output` (refused before any I/O, exit 3 as a link at
+/// the data file: fio 3.33 writes through it and exits 0; it was 1, which the fresh-user
+/// pass found inconsistent with the data file's 3), at the data file `t.0.0` the persona
+/// named (refused, exit 3),
 /// at a short data file named by `filename=` (replaced by a new file as fio's layout
 /// replaces it, exit 0), and at each log file ([`log_links`]): the target untouched in
 /// each.
 fn links(b: &Path, plant: Plant) -> Verdict {
     let cases: [(&str, &[&str], i32); 3] = [
-        ("out.json", &[], 1),
+        ("out.json", &[], 3),
         ("t.0.0", &[], 3),
         ("d.dat", &["--filename=d.dat"], 0),
     ];
@@ -133,7 +134,7 @@ fn links(b: &Path, plant: Plant) -> Verdict {
     }
     let n = cases.len() + LOGS.len();
     Verdict::Pass(format!(
-        "{n} paths (output, data, filename=, {} logs), exit {{1, 3, 0}}",
+        "{n} paths (output, data, filename=, {} logs), exit {{3, 0}}",
         LOGS.len()
     ))
 }
@@ -149,7 +150,7 @@ const LOGS: [(&str, &str); 5] = [
 ];
 
 /// `how` planted at each log file ([`LOGS`]), one at a time, each in a fresh directory:
-/// refused before any I/O with exit 1, the code of a refused `--output` (fio 3.33
+/// refused before any I/O with exit 3, as a planted `--output` and data file (fio 3.33
 /// writes through a link and waits forever on a FIFO there; `iomark run`: exit 3), the
 /// line naming the log; no data file made, the planted name left as planted, the
 /// outside file's bytes and mtime unchanged. `Err`: the first case that went otherwise.
@@ -163,7 +164,7 @@ fn planted_logs(b: &Path, how: &dyn Fn(&Outside, &Path), what: &str) -> Result<(
         let before = p.symlink_metadata().map_err(|e| e.to_string())?;
         let o = fio(b, d).args(JOB).arg(opt).run();
         let case = format!("{what} at {at} ({opt})");
-        checks(&o, 1, d, &outside).map_err(|e| format!("{case}: {e}"))?;
+        checks(&o, 3, d, &outside).map_err(|e| format!("{case}: {e}"))?;
         let after = p.symlink_metadata().map_err(|e| format!("{case}: {e}"))?;
         let kept = {
             use std::os::unix::fs::MetadataExt;
@@ -188,11 +189,11 @@ fn log_links(b: &Path, plant: Plant) -> Result<(), String> {
 }
 
 /// A symbolic link and a hard link to the user's file at each log file of the fio
-/// persona (`write_bw_log`, `write_iops_log`, `write_lat_log`'s three): exit 1, as a
-/// refused `--output` under the persona (it was 3), the user's file byte for byte (the
+/// persona (`write_bw_log`, `write_iops_log`, `write_lat_log`'s three): exit 3, as a
+/// link at `--output` or at a data file under the persona, the user's file byte for byte (the
 /// `Fio` row's link cells hold these cases too).
 #[test]
-fn a_link_at_a_log_file_under_the_fio_persona_is_exit_1_and_the_target_untouched() {
+fn a_link_at_a_log_file_under_the_fio_persona_is_exit_3_and_the_target_untouched() {
     let bin = scratch();
     for plant in [Plant::Symlink, Plant::HardLink] {
         if let Err(e) = log_links(bin.path(), plant) {
@@ -418,7 +419,7 @@ fn collision(b: &Path) -> Verdict {
     verdict(r, "exit 2".into())
 }
 
-/// A FIFO at `--output`: refused before any I/O (exit 1, the line naming it), left as
+/// A FIFO at `--output`: refused before any I/O (exit 3, the line naming it), left as
 /// planted; a FIFO at each log file too ([`planted_logs`]).
 fn fifo_output(b: &Path) -> Verdict {
     if let Err(e) = planted_logs(b, &|_, p| mkfifo(p), "a FIFO") {
@@ -430,7 +431,7 @@ fn fifo_output(b: &Path) -> Verdict {
     let d = work.path();
     mkfifo(&d.join("out.json"));
     let o = fio(b, d).args(JOB).run();
-    let r = checks(&o, 1, d, &outside).and_then(|()| {
+    let r = checks(&o, 3, d, &outside).and_then(|()| {
         let kept = d
             .join("out.json")
             .symlink_metadata()
@@ -443,7 +444,7 @@ fn fifo_output(b: &Path) -> Verdict {
     verdict(
         r,
         format!(
-            "{} paths (--output, {} logs), exit 1",
+            "{} paths (--output, {} logs), exit 3",
             1 + LOGS.len(),
             LOGS.len()
         ),
