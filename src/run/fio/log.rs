@@ -94,9 +94,6 @@ pub struct LogSpec {
     pub shared: bool,
     /// `write_iolog`: the I/O log's path
     pub iolog: Option<String>,
-    /// the I/O log is written by every clone of the job (`numjobs` > 1): each adds its
-    /// log after what the file holds, as fio's clones append to the one file they name
-    pub iolog_shared: bool,
     /// `write_hist_log`: the histogram log's prefix ("" = the job's name)
     pub hist: Option<String>,
     /// `log_hist_msec`: interval of the histogram lines (0: none, as fio)
@@ -257,7 +254,6 @@ impl LogSpec {
             prio: job.extra.log_prio,
             shared: !m.per_job_logs,
             iolog,
-            iolog_shared: job.numjobs > 1,
             hist: t.hist_log.clone(),
             hist_msec: t.log_hist_msec,
             hist_coarseness: t.log_hist_coarseness,
@@ -737,7 +733,9 @@ impl Logs {
         let mut first = Ok(());
         let shared = self.spec.shared;
         if let Some((s, _, _)) = self.iolog.take() {
-            first = commit(s, self.spec.iolog_shared);
+            // fio opens `write_iolog` in append mode (iolog.c `fopen(…, "a")`): a run
+            // adds to what an earlier one (or another clone) left
+            first = commit(s, true);
         }
         if let Some(mut h) = self.hist.take() {
             if let Some(rest) = h.fz.map(|mut z| z.finish()) {

@@ -922,3 +922,93 @@ fn sqthread_poll_reports_no_submission_latency() {
         }
     }
 }
+
+/// A sync every N writes is a request of its own, and takes the file the file service
+/// picks next (fio 3.33's `get_io_u`: `set_io_u_file` before `get_rw_ddir` returns
+/// `DDIR_SYNC`): with `nrfiles=2 fsync=1` fio writes j.0.0 and syncs j.0.1 in turn until
+/// j.0.0 is done (32 writes, then j.0.1's 32 writes each followed by its sync; 63 syncs,
+/// all on j.0.1). `write_iolog` lines — actions, files, offsets, lengths; a sync's line
+/// keeps the last write's offset and length 0 — are fio's, line for line (oracle seed 94,
+/// job 532, posixaio; also psync and libaio).
+#[test]
+fn a_sync_takes_the_next_file_turn_and_is_logged_as_fio() {
+    let d = scratch();
+    for engine in ["psync", "posixaio", "libaio"] {
+        let e = format!("--ioengine={engine}");
+        let args = [
+            "--name=j",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=256k",
+            "--nrfiles=2",
+            "--fsync=1",
+            "--randseed=7",
+            &e,
+            "--write_iolog=log",
+            "--output=out.txt",
+        ];
+        let (i, f) = both(d.path(), "sync takes the next file", &args);
+        let lines = |who: &str, o: &Out| -> Vec<String> {
+            assert_eq!(o.code, 0, "{who} {engine}: {}", o.dump());
+            let log = std::fs::read_to_string(d.path().join(who).join("log")).unwrap();
+            // drop the time column of each entry
+            log.lines()
+                .skip(1)
+                .map(|l| l.split_once(' ').map_or(l, |(_, r)| r).to_string())
+                .collect()
+        };
+        let ours = lines("iomark", &i);
+        let syncs: Vec<&String> = ours.iter().filter(|l| l.contains(" sync ")).collect();
+        assert_eq!(syncs.len(), 63, "{engine}: {ours:#?}");
+        assert!(syncs
+            .iter()
+            .all(|l| l.starts_with("j.0.1 sync ") && l.ends_with(" 0")));
+        let writes0 = ours
+            .iter()
+            .filter(|l| l.starts_with("j.0.0 write "))
+            .count();
+        assert_eq!(writes0, 32, "{engine}");
+        // j.0.0's writes come first, each followed by a sync of j.0.1
+        let first_w1 = ours.iter().position(|l| l.starts_with("j.0.1 write "));
+        let last_w0 = ours.iter().rposition(|l| l.starts_with("j.0.0 write "));
+        assert!(last_w0 < first_w1, "{engine}: {ours:#?}");
+        if let Some(f) = f {
+            assert_eq!(ours, lines("fio", &f), "{engine}: iomark, then fio 3.33");
+        }
+    }
+}
+
+/// fio opens `write_iolog` in append mode (iolog.c `fopen(…, "a")`): a second run adds
+/// its log after the first one's, header and all; so does iomark (the path holds the
+/// old log, then the old and the whole new one).
+#[test]
+fn a_second_run_appends_its_iolog_as_fio() {
+    let d = scratch();
+    let args = [
+        "--name=j",
+        "--rw=write",
+        "--bs=4k",
+        "--size=16k",
+        "--write_iolog=log",
+        "--output=out.txt",
+    ];
+    let mut tools = vec!["iomark"];
+    if need_fio("write_iolog appends") {
+        tools.push("fio");
+    }
+    for who in tools {
+        let w = d.path().join(who);
+        std::fs::create_dir_all(&w).unwrap();
+        for _ in 0..2 {
+            let o = fio_or_ours(who, d.path()).dir(&w).args(args).run();
+            assert_eq!(o.code, 0, "{who}: {}", o.dump());
+        }
+        let log = std::fs::read_to_string(w.join("log")).unwrap();
+        let heads = log.lines().filter(|l| *l == "fio version 3 iolog").count();
+        let writes = log
+            .lines()
+            .filter(|l| l.ends_with(" j.0.0 write 0 4096"))
+            .count();
+        assert_eq!((heads, writes), (2, 2), "{who}: {log}");
+    }
+}

@@ -107,9 +107,13 @@ impl Worker<'_> {
     /// (`get_next_rand_offset` draws before it looks at the full map): on a synchronous
     /// engine the loop goes on past its bytes until every file is found done; on an
     /// engine that queues it ends with its bytes issued (do_io's `bytes_issued`), no
-    /// draw. It only shows where the next loop is not seeded again (`randseed`).
+    /// draw. It only shows where the next loop is not seeded again (`randseed`). A file
+    /// found done while another is not (its bytes not all issued) costs the draw on
+    /// every engine: fio's get_io_u draws for it before it goes on with the next file
+    /// (`nrfiles=2 fsync=1` on libaio: the syncs take every other file turn, so one file
+    /// fills first).
     pub(super) fn done_draw(&mut self) {
-        if !self.plan.thread_job.engine.queues() {
+        if !self.plan.thread_job.engine.queues() || self.ends.left > 1 {
             self.draws.off.next();
         }
     }
