@@ -99,7 +99,9 @@ use crate::util::errno::ERRNO_NAMES;
 
 /// Parse `ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST` (fio syntax): lists separated
 /// by `,`, errors inside a list by `:`, each an errno symbol (`ENOSPC`) or a number
-/// (`122`, `0x7a`). An empty list leaves that class at fio's default.
+/// (`122`, `0x7a`). An empty list leaves that class at fio's default. A list ends at
+/// its first empty name, as fio 3.33's `ignore_error_type` stops there: `:ENOSPC` is an
+/// empty list, `EIO::ENOSPC` is EIO alone.
 pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
     let parts: Vec<&str> = v.split(',').collect();
     if parts.len() > 3 {
@@ -110,7 +112,7 @@ pub fn parse_ignore_error(v: &str) -> Result<[Option<Vec<i32>>; 3], String> {
         let errs: Vec<&str> = p
             .split(':')
             .map(str::trim)
-            .filter(|e| !e.is_empty())
+            .take_while(|e| !e.is_empty())
             .collect();
         if errs.is_empty() {
             continue;
@@ -228,6 +230,13 @@ mod tests {
         assert_eq!(
             parse_ignore_error("0x7a"),
             Ok([Some(vec![122]), None, None])
+        );
+        // a list ends at its first empty name (fio's `ignore_error_type`): `:ENOSPC`
+        // names nothing (fio then prints no error count), `EIO::ENOSPC` EIO alone
+        assert_eq!(parse_ignore_error(":ENOSPC"), Ok([None, None, None]));
+        assert_eq!(
+            parse_ignore_error("EIO::ENOSPC,ENOSPC:"),
+            Ok([Some(vec![libc::EIO]), Some(vec![libc::ENOSPC]), None])
         );
         assert!(parse_ignore_error("ENOPE").unwrap_err().contains("ENOPE"));
         assert!(parse_ignore_error("a,b,c,d").is_err());

@@ -412,8 +412,11 @@ impl<'a> FioRules<'a> {
     /// sync in this loop (`should_fsync`'s `last_was_sync`, cleared by a completion and
     /// by a new loop's `clear_io_state`). So no sync follows the last write of a job
     /// that ends by its bytes, a loop that ends finding its files done syncs once more
-    /// and the next one syncs at its start. Drain first (the sync after the writes).
-    /// The sync is a request of its own: without a `file` given it goes to the file the
+    /// and the next one syncs at its start. The requests in flight are not waited for:
+    /// fio's libaio syncs at once when nothing waits to be submitted (`fio_libaio_queue`),
+    /// its io_uring and posixaio queue the sync beside them, so at `iodepth` 4 and
+    /// `fsync=1` each completion is followed by a sync (13 for 16 writes, as fio). The
+    /// sync is a request of its own: without a `file` given it goes to the file the
     /// file service picks next, taking that turn (fio's `set_io_u_file` runs before
     /// `get_rw_ddir` returns `DDIR_SYNC`: with `nrfiles=2` fio writes f0 and syncs f1 in
     /// turn), or to the last file written when there is no pick (a replayed log, one
@@ -441,7 +444,6 @@ impl<'a> FioRules<'a> {
             return Ok(());
         };
         io.stale();
-        io.drain(self)?;
         let file = file.unwrap_or_else(|| self.sync_target());
         if let Some(l) = &mut self.w.logs {
             // write_iolog: fio's line of the sync request (its ddir name, the offset
