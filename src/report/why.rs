@@ -49,9 +49,10 @@ fn time_lines(r: &RunResult) -> Vec<String> {
     };
     v.push(match depth(all, queued, &per) {
         Some(d) => format!(
-            "  time: {d} (each request's own time added up, {}, over the wall time, {}{whom}){}",
+            "  time: {d} (each request's own time added up, {}, over {}, {}{whom}){}",
             dur((all.read_ns + all.write_ns + all.sync_ns) as f64),
-            dur(all.wall_ns as f64),
+            all.io_base().1,
+            dur(all.io_base().0 as f64),
             waits(all)
         ),
         None => format!(
@@ -72,8 +73,9 @@ fn time_lines(r: &RunResult) -> Vec<String> {
 
 /// With requests in flight at once (`queued`: iodepth > 1) and the requests' own times
 /// adding up past the wall time, the shares as what they are: the average number of
-/// requests in flight (Little's law: the summed request time, ns, over the wall time,
-/// ns), `on average 32.0 requests in flight: 31.9 reads, 0.1 writes`, largest first
+/// requests in flight (Little's law: the summed request time, ns, over the I/O phase's
+/// time where the result kept it — fio's run time, not the setup's file layout — else
+/// the wall time, ns), `on average 32.0 requests in flight: 31.9 reads, 0.1 writes`, largest first
 /// (kinds under 0.05 left out), in place of a share over 100 % (`3190.0 % reads`);
 /// `per` (` per job`) after `in flight` when the wall times of several are added up.
 /// `None` otherwise: the shares of the wall time say it.
@@ -82,7 +84,7 @@ fn depth(t: &TimeShare, queued: bool, per: &str) -> Option<String> {
     if !queued || t.wall_ns == 0 || io <= t.wall_ns {
         return None;
     }
-    let wall = t.wall_ns as f64;
+    let wall = t.io_base().0 as f64;
     let mut parts = vec![
         (t.read_ns as f64 / wall, "reads"),
         (t.write_ns as f64 / wall, "writes"),
@@ -556,6 +558,14 @@ mod tests {
             "  time j: on average 32.0 requests in flight: 32.0 reads"
         );
         assert!(l.iter().all(|l| !l.contains(" % reads")), "{l:?}");
+        // a short job whose wall time holds its file's layout: counted over its I/O
+        // time (fio's run time, 9 ms), not the 63 ms wall time (a fresh user's finding:
+        // `4.3 requests in flight` at iodepth 32 where the run kept 32 in flight)
+        r.time = vec![TimeShare::new("all", 63_000_000, 0, 288_000_000, 0).with_io(9_000_000)];
+        assert_eq!(
+            time_lines(&r)[0],
+            "  time: on average 32.0 requests in flight: 32.0 writes (each request's own time added up, 288.00 ms, over the I/O time, 9.00 ms)"
+        );
     }
 
     /// One request at a time: no request is in flight during a wait, so an excess is

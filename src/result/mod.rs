@@ -434,6 +434,12 @@ pub struct TimeShare {
     pub wait_pct: Option<f64>,
     /// the rest, %
     pub other_pct: f64,
+    /// the time of the I/O phase inside `wall_ns` (fio's run time, summed over the
+    /// threads), ns: what the requests in flight are counted over (Little's law) when the
+    /// wall time also holds a long setup (a file laid out); `None`: not kept (fileio,
+    /// mark, older results), the wall time stands for it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_ns: Option<u64>,
 }
 
 impl TimeShare {
@@ -460,6 +466,24 @@ impl TimeShare {
             sync_pct: pct(sync_ns),
             wait_pct: None,
             other_pct: pct(other_ns),
+            io_ns: None,
+        }
+    }
+
+    /// The same shares with the I/O phase's time kept ([`TimeShare::io_ns`]; 0: not kept).
+    pub fn with_io(self, io_ns: u64) -> TimeShare {
+        TimeShare {
+            io_ns: (io_ns > 0).then_some(io_ns),
+            ..self
+        }
+    }
+
+    /// The time the requests in flight are counted over: the I/O phase's, else the
+    /// wall time, with its name.
+    pub fn io_base(&self) -> (u64, &'static str) {
+        match self.io_ns {
+            Some(n) if n > 0 => (n, "the I/O time"),
+            _ => (self.wall_ns, "the wall time"),
         }
     }
 
@@ -495,6 +519,13 @@ impl TimeShare {
             s(|t| t.write_ns),
             s(|t| t.sync_ns),
         );
+        // the I/O time is the parts' sum when every part kept one
+        let io = parts
+            .iter()
+            .map(|p| p.io_ns)
+            .sum::<Option<u64>>()
+            .unwrap_or(0);
+        let t = t.with_io(io);
         match parts.iter().any(|p| p.wait_ns.is_some()) {
             true => t.with_wait(s(|p| p.wait_ns.unwrap_or(0))),
             false => t,

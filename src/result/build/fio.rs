@@ -172,6 +172,9 @@ fn time_shares(jobs: &[JobRecord]) -> Vec<TimeShare> {
                 dir_ns(&s.sync).saturating_add(s.end_sync_ns),
             )
             .with_wait(s.wait_ns.saturating_add(s.held_ns))
+            // fio's run time of the job's threads (whole ms each, summed; one thread's
+            // own ns when that is more: a 14.7 ms run is not counted over 14 ms)
+            .with_io(s.runtime_ms_sum.saturating_mul(1_000_000).max(s.runtime_ns))
         })
         .collect();
     if per.is_empty() {
