@@ -194,35 +194,28 @@ fn fio_json_sync_section_is_the_results_fsync() {
 fn a_buffered_fio_report_says_the_page_cache_may_have_served_it() {
     let id = "imported.fio_buffered";
     let has = |r: &RunResult| r.warnings.iter().any(|w| w.id == id);
-    let r = load("seqread-psync.json");
-    let w = r
-        .warnings
-        .iter()
-        .find(|w| w.id == id)
-        .expect("buffered call-out");
-    assert!(
-        w.message.starts_with(
-            "job seqread ran buffered (direct=0): its reads may have been served by the page cache, not the device;"
-        ),
-        "{}",
-        w.message
+    // the call-out of fixture `name` starts with `start` and says how to bypass the cache
+    let says = |name: &str, start: &str| {
+        let r = load(name);
+        let w = r.warnings.iter().find(|w| w.id == id);
+        let m = w.map_or(String::new(), |w| w.message.clone());
+        assert!(
+            m.starts_with(start) && m.contains("rerun with direct=1"),
+            "{name}: {m}"
+        );
+    };
+    says(
+        "seqread-psync.json",
+        "job seqread ran buffered (direct=0): its reads may have been served by the page cache, not the device;",
     );
-    assert!(w.message.contains("rerun with direct=1"), "{}", w.message);
     assert!(
         !has(&load("seqread-psync.txt")),
         "fio's text does not say direct"
     );
     // a writing job names its writes
-    let r = load("write-fsync1.json");
-    let w = r
-        .warnings
-        .iter()
-        .find(|w| w.id == id)
-        .expect("buffered call-out");
-    assert!(
-        w.message.starts_with("job fsync1 ran buffered (direct=0): its writes may have ended in the page cache, not on the device;"),
-        "{}",
-        w.message
+    says(
+        "write-fsync1.json",
+        "job fsync1 ran buffered (direct=0): its writes may have ended in the page cache, not on the device;",
     );
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/seqread-psync.json");
     let text = std::fs::read_to_string(p).unwrap();
