@@ -176,13 +176,13 @@ pub fn device_view_lines(view: &DeviceView) -> Vec<String> {
 
 /// The line of the process's own counters: what it read from and wrote to storage
 /// (`read_bytes`, `write_bytes` less `cancelled_write_bytes`), then what its read and
-/// write system calls moved (`rchar`, `wchar`), said as such: io_uring's requests and
+/// write system calls moved (`rchar`, `wchar`), said as such: io_uring's and libaio's requests and
 /// mmap's page faults are in neither of those two (the kernel counts them in
 /// `read(2)`/`write(2)` and their kin only), so under io_uring the calls' figure is
 /// far below what the run read and is no measure of it.
 fn process_line(who: &str, source: &str, p: &crate::result::ProcIo) -> String {
     format!(
-        "  {who} ({source}): read {} and wrote {} to storage; its read/write system calls moved {} and {} (rchar, wchar: io_uring's and mmap's I/O is not counted there)",
+        "  {who} ({source}): read {} and wrote {} to storage; its read/write system calls moved {} and {} (rchar, wchar: io_uring's, libaio's and mmap's I/O is not counted there)",
         iec(p.read_bytes),
         iec(p.write_bytes.saturating_sub(p.cancelled_write_bytes)),
         iec(p.rchar),
@@ -432,7 +432,7 @@ mod tests {
         };
         assert_eq!(
             process_line("this process", "/proc/self/io", &p),
-            "  this process (/proc/self/io): read 64.0 MiB and wrote 4.0 MiB to storage; its read/write system calls moved 8.0 KiB and 3.0 KiB (rchar, wchar: io_uring's and mmap's I/O is not counted there)"
+            "  this process (/proc/self/io): read 64.0 MiB and wrote 4.0 MiB to storage; its read/write system calls moved 8.0 KiB and 3.0 KiB (rchar, wchar: io_uring's, libaio's and mmap's I/O is not counted there)"
         );
         let v = DeviceView {
             process: Some(p),

@@ -380,7 +380,7 @@ fn the_process_line_under_io_uring_says_what_rchar_misses() {
         "{l}"
     );
     assert!(
-        l.ends_with(" (rchar, wchar: io_uring's and mmap's I/O is not counted there)"),
+        l.ends_with(" (rchar, wchar: io_uring's, libaio's and mmap's I/O is not counted there)"),
         "{l}"
     );
     assert!(!l.contains("through the system calls"), "{l}");
