@@ -56,12 +56,15 @@ impl Reporter for Notes {
 /// as warned before the run (the buffered file set, 64.0 MiB, is smaller than RAM,
 /// 24.0 GiB)`, not the same sentence twice. Every other line as it is.
 fn warned_before(line: String, pc: Option<&PageCacheCheck>) -> String {
-    let id = crate::result::truth::FITS_IN_RAM;
+    use crate::result::truth::{text_line, FITS_IN_RAM};
     match pc {
-        Some(c) if line.starts_with(&format!("iomark: WARNING [{id}]:")) => format!(
-            "iomark: WARNING [{id}]: as warned before the run (the buffered file set, {}, is smaller than RAM, {})",
-            iec(c.file_set_bytes),
-            iec(c.mem_total_bytes.unwrap_or(0))
+        Some(c) if line.starts_with(&text_line(FITS_IN_RAM, "")) => text_line(
+            FITS_IN_RAM,
+            &format!(
+                "as warned before the run (the buffered file set, {}, is smaller than RAM, {})",
+                iec(c.file_set_bytes),
+                iec(c.mem_total_bytes.unwrap_or(0))
+            ),
         ),
         _ => line,
     }

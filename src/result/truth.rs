@@ -380,8 +380,15 @@ pub fn text_lines(r: &RunResult) -> Vec<String> {
     r.warnings
         .iter()
         .filter(|w| ids.contains(&w.id.as_str()) || super::timeline::IDS.contains(&w.id.as_str()))
-        .map(|w| format!("iomark: WARNING [{}]: {}", w.id, w.message))
+        .map(|w| text_line(&w.id, &w.message))
         .collect()
+}
+
+/// The text form of warning `id` saying `message`: `iomark: WARNING [id]: message` (a
+/// reporter that words a warning its own way finds the line by its start,
+/// `text_line(id, "")`).
+pub fn text_line(id: &str, message: &str) -> String {
+    format!("iomark: WARNING [{id}]: {message}")
 }
 
 /// A share printed as a lower bound ("at least N%"), to one decimal rounded down: 99.986 %

@@ -142,9 +142,9 @@ pub fn fits_in_ram_warning(
     used: crate::result::truth::CacheUse,
 ) -> Option<String> {
     let m = crate::result::truth::fits_in_ram_text(file_set, mem_total, used)?;
-    Some(format!(
-        "iomark: WARNING [{}]: {m}",
-        crate::result::truth::FITS_IN_RAM
+    Some(crate::result::truth::text_line(
+        crate::result::truth::FITS_IN_RAM,
+        &m,
     ))
 }
 
